@@ -1,0 +1,96 @@
+// Pictures: planar YCbCr frames as they sit in a Y4M or raw YUV file.
+//
+// A Picture's three planes live back to back in one buffer, exactly in the file's layout (Y, then
+// Cb, then Cr, each row tightly packed), so a reader fills a frame with one read and the CUDA
+// backend uploads it with one copy. Samples are uint8_t for 8-bit video and little-endian uint16_t
+// for 9..16 bits. Chroma planes of odd-sized 4:2:0 / 4:2:2 video have ceil-size dimensions.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace vq {
+
+enum class ChromaFormat { yuv420, yuv422, yuv444, yuv400 };
+
+std::string to_string(ChromaFormat format);
+
+struct VideoFormat {
+    int width = 0;
+    int height = 0;
+    int bit_depth = 8;
+    ChromaFormat chroma = ChromaFormat::yuv420;
+
+    int plane_count() const { return chroma == ChromaFormat::yuv400 ? 1 : 3; }
+    int plane_width(int plane) const;
+    int plane_height(int plane) const;
+    std::size_t bytes_per_sample() const { return bit_depth > 8 ? 2 : 1; }
+    std::size_t plane_bytes(int plane) const;
+    std::size_t plane_offset(int plane) const;
+    std::size_t frame_bytes() const;
+
+    friend bool operator==(const VideoFormat&, const VideoFormat&) = default;
+};
+
+// Throws vq::Error (usage) unless the format is one vq can hold: positive dimensions up to
+// max_dimension, bit depth 8..16.
+void validate(const VideoFormat& format);
+inline constexpr int max_dimension = 16384;
+
+std::string describe(const VideoFormat& format);  // "1920x1080 8-bit 4:2:0"
+
+template <typename Sample>
+struct PlaneView {
+    const Sample* data = nullptr;
+    int width = 0;
+    int height = 0;
+    std::ptrdiff_t stride = 0;  // in samples
+
+    const Sample* row(int y) const { return data + y * stride; }
+    Sample at(int y, int x) const { return row(y)[x]; }
+};
+
+// Frame memory. Shared so that pictures can be passed between threads cheaply and returned to a
+// pool (for example pinned staging memory) when the last user lets go.
+using FrameBuffer = std::shared_ptr<std::byte[]>;
+
+class Picture {
+public:
+    Picture() = default;
+    Picture(const VideoFormat& format, FrameBuffer buffer);
+
+    // Allocates an ordinary (pageable, zero-filled) buffer of format.frame_bytes().
+    static Picture allocate(const VideoFormat& format);
+
+    const VideoFormat& format() const { return format_; }
+    bool empty() const { return !buffer_; }
+    std::byte* data() { return buffer_.get(); }
+    const std::byte* data() const { return buffer_.get(); }
+    std::size_t size_bytes() const { return format_.frame_bytes(); }
+
+    template <typename Sample>
+    PlaneView<Sample> plane(int index) const {
+        return {reinterpret_cast<const Sample*>(buffer_.get() + format_.plane_offset(index)),
+                format_.plane_width(index), format_.plane_height(index),
+                format_.plane_width(index)};
+    }
+    template <typename Sample>
+    Sample* plane_data(int index) {
+        return reinterpret_cast<Sample*>(buffer_.get() + format_.plane_offset(index));
+    }
+
+private:
+    VideoFormat format_;
+    FrameBuffer buffer_;
+};
+
+// One reference/distorted pair. The reference may be empty when every feature of a run is
+// no-reference (CAMBI without full_ref).
+struct FramePair {
+    Picture reference;
+    Picture distorted;
+};
+
+}  // namespace vq

@@ -1,0 +1,62 @@
+// Scores of a run: per-frame values per output name, whole-run aggregates, and pooling.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace vq {
+
+enum class PoolingMethod { min, max, mean, harmonic_mean };
+inline constexpr PoolingMethod all_pooling_methods[] = {
+    PoolingMethod::min, PoolingMethod::max, PoolingMethod::mean, PoolingMethod::harmonic_mean};
+const char* to_string(PoolingMethod method);
+
+// Which backend computed a feature: the receipt written beside the scores.
+struct FeatureReceipt {
+    std::string feature;  // user-facing feature name, e.g. "cambi"
+    std::string backend;  // "cpu" or "cuda"
+    std::vector<std::string> outputs;  // the output names it wrote
+};
+
+class ScoreTable {
+public:
+    // Adds an output column (if new) and returns its index. Columns keep their first-added order.
+    std::size_t add_column(const std::string& name);
+    void set(std::size_t column, std::size_t frame, double value);
+    void add_aggregate(const std::string& name, double value);
+
+    std::size_t column_count() const { return names_.size(); }
+    const std::string& name(std::size_t column) const { return names_[column]; }
+    std::optional<std::size_t> find(const std::string& name) const;
+    std::optional<double> value(std::size_t column, std::size_t frame) const;
+    const std::vector<std::pair<std::string, double>>& aggregates() const { return aggregates_; }
+
+    std::size_t frame_count() const { return frame_count_; }
+    void set_frame_count(std::size_t count) { frame_count_ = count; }
+    // Only frames whose index is a multiple of subsample are printed and pooled (libvmaf rule).
+    std::size_t subsample() const { return subsample_; }
+    void set_subsample(std::size_t n) { subsample_ = n == 0 ? 1 : n; }
+    bool frame_selected(std::size_t frame) const { return frame % subsample_ == 0; }
+
+    // Pooled value over the selected frames; empty if any selected frame lacks a value (the
+    // reference omits such a pooling) or no frame is selected.
+    std::optional<double> pooled(std::size_t column, PoolingMethod method) const;
+
+    std::vector<FeatureReceipt> receipts;
+    std::string backend_used;  // "cpu", "cuda" or "cuda+cpu"
+    double fps = 0;
+    int width = 0;
+    int height = 0;
+
+private:
+    std::vector<std::string> names_;
+    std::vector<std::vector<std::optional<double>>> values_;  // [column][frame]
+    std::vector<std::pair<std::string, double>> aggregates_;
+    std::size_t frame_count_ = 0;
+    std::size_t subsample_ = 1;
+};
+
+}  // namespace vq

@@ -1,0 +1,83 @@
+// The public entry point: a Session scores frame pairs with a set of features.
+//
+//   vq::Session session({.threads = 4});
+//   session.add_feature("psnr=enable_mse=true");
+//   session.add_feature("cambi");
+//   session.start(format);
+//   for (...) session.push({ref_picture, dist_picture});
+//   vq::ScoreTable scores = session.finish();
+//
+// push() hands a frame to the backends and returns without waiting for its scores; frames are
+// computed in parallel (CPU) or pipelined (CUDA) and committed in order. Scores never depend on
+// the thread count or the backend's scheduling.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "vq/picture.hpp"
+#include "vq/scores.hpp"
+
+namespace vq {
+
+enum class Backend { cpu, cuda, automatic };
+const char* to_string(Backend backend);
+
+struct SessionConfig {
+    unsigned threads = 0;     // CPU worker threads; 0 = every core
+    std::size_t subsample = 1;  // score only frames whose index is a multiple of this
+    Backend backend = Backend::cpu;
+    int gpu = 0;              // CUDA device ordinal
+};
+
+// Where a session wants frame memory to come from (pinned host memory when CUDA runs).
+using BufferAllocator = std::function<FrameBuffer(std::size_t bytes)>;
+
+class Session {
+public:
+    explicit Session(SessionConfig config = {});
+    ~Session();
+    Session(const Session&) = delete;
+    Session& operator=(const Session&) = delete;
+
+    // Requests a feature in libvmaf's syntax ("cambi=window_size=33"). Throws vq::Error (usage)
+    // for an unknown feature, option or value. Requesting the same feature with the same options
+    // twice is a no-op.
+    void add_feature(std::string_view request);
+
+    // True unless every requested feature is no-reference: then FramePair::reference may be empty.
+    bool needs_reference() const;
+
+    // Binds the features to the backends and initialises them for this format. Throws vq::Error.
+    void start(const VideoFormat& format);
+
+    // Allocator for input frames (valid after start()): pinned staging memory on the CUDA
+    // backend, ordinary memory otherwise.
+    BufferAllocator buffer_allocator() const;
+
+    // Submits the next frame pair (indices count from 0). Throws vq::Error on a mismatched
+    // picture or a backend failure.
+    void push(FramePair pair);
+
+    // Number of frames whose scores are committed.
+    std::size_t frames_done() const;
+
+    // Waits for every pushed frame and returns the scores. The session cannot be used afterwards.
+    ScoreTable finish();
+
+    // One line per feature saying which backend runs it (valid after start()).
+    const std::vector<FeatureReceipt>& receipts() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+// Prints every feature, its twins and its options (what `vq --list-features` shows).
+std::string describe_features();
+
+}  // namespace vq

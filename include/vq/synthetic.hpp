@@ -1,0 +1,19 @@
+// Synthetic reference/distorted clips, generated in memory: the CLI's built-in demo input and the
+// benchmarks' content, so anyone can rerun them without test data.
+#pragma once
+
+#include "vq/picture.hpp"
+
+namespace vq {
+
+enum class SyntheticScene {
+    banded_gradient,  // slowly moving smooth ramps; the distorted copy quantises them into bands
+    textured,         // moving sinusoid texture with grain; the distorted copy is blurred
+    mixed,            // gradient on the top half, texture on the bottom half
+};
+
+// Frame `index` of the scene's reference (distorted = false) or distorted clip. Deterministic.
+Picture make_synthetic_frame(const VideoFormat& format, SyntheticScene scene, int index,
+                             bool distorted);
+
+}  // namespace vq

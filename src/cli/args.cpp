@@ -1,0 +1,115 @@
+#include "cli/args.hpp"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "vq/error.hpp"
+
+namespace vq::cli {
+namespace {
+
+NumberStyle parse_precision(const std::string& text) {
+    if (text == "max" || text == "full") return NumberStyle::significant(17);
+    if (text == "legacy" || text == "libvmaf") return NumberStyle::libvmaf_default();
+    int digits = 0;
+    try {
+        std::size_t used = 0;
+        digits = std::stoi(text, &used);
+        if (used != text.size()) digits = 0;
+    } catch (const std::exception&) {
+        digits = 0;
+    }
+    if (digits < 1 || digits > 17)
+        throw usage_error(fmt::format("--precision: expected max, legacy or 1..17, got '{}'", text));
+    return NumberStyle::significant(digits);
+}
+
+Backend parse_backend(const std::string& text) {
+    if (text == "cpu") return Backend::cpu;
+    if (text == "cuda") return Backend::cuda;
+    if (text == "auto") return Backend::automatic;
+    throw usage_error(fmt::format("--backend: expected cpu, cuda or auto, got '{}'", text));
+}
+
+// CLI11 explains failures over several lines; vq's errors are one line.
+std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+}  // namespace
+
+Arguments parse_arguments(int argc, char** argv) {
+    Arguments args;
+    CLI::App app{"vq: video quality metrics (PSNR, CAMBI, CIEDE2000) on the CPU and CUDA, "
+                 "with libvmaf's flags and output formats",
+                 "vq"};
+    app.set_help_flag();  // -h is --height, as in libvmaf
+    app.add_flag("--help", args.help, "print this help and exit");
+
+    unsigned threads = 0, subsample = 1, frame_cnt = 0, skip_ref = 0, skip_dist = 0;
+    std::string precision = "legacy", backend = "cpu", model;
+    int gpu = 0;
+    bool json = false, xml = false, csv = false, sub = false, no_prediction = false;
+
+    app.add_option("-r,--reference", args.reference, "reference video (.y4m, or raw .yuv with -w -h -p -b)");
+    app.add_option("-d,--distorted", args.distorted, "distorted video");
+    app.add_option("-w,--width", args.width, "raw YUV width")->check(CLI::PositiveNumber);
+    app.add_option("-h,--height", args.height, "raw YUV height")->check(CLI::PositiveNumber);
+    app.add_option("-p,--pixel_format", args.pixel_format, "raw YUV layout")
+        ->check(CLI::IsMember({"420", "422", "444", "400"}));
+    app.add_option("-b,--bitdepth", args.bit_depth, "raw YUV bit depth")->check(CLI::Range(8, 16));
+    app.add_option("--feature", args.features, "feature to compute: NAME or NAME=key=val:key=val (repeatable)");
+    app.add_option("-m,--model", model, "VMAF model (not supported by this version of vq)");
+    app.add_option("-o,--output", args.output, "write the scores to this file");
+    app.add_flag("--xml", xml, "output format XML (default)");
+    app.add_flag("--json", json, "output format JSON");
+    app.add_flag("--csv", csv, "output format CSV");
+    app.add_flag("--sub", sub, "output format SUB (MicroDVD subtitles)");
+    app.add_option("--threads", threads, "CPU worker threads (default: every core)")->check(CLI::PositiveNumber);
+    app.add_option("--subsample", subsample, "score only every Nth frame")->check(CLI::PositiveNumber);
+    app.add_option("--frame_cnt", frame_cnt, "stop after N frame pairs")->check(CLI::PositiveNumber);
+    app.add_option("--frame_skip_ref", skip_ref, "skip the first N reference frames");
+    app.add_option("--frame_skip_dist", skip_dist, "skip the first N distorted frames");
+    app.add_flag("-n,--no_prediction", no_prediction, "compute no model score (vq computes none anyway)");
+    app.add_flag("-q,--quiet", args.quiet, "no progress line and no summary");
+    app.add_flag("-v,--version", args.version, "print the version and exit");
+    app.add_option("--backend", backend, "cpu, cuda or auto (cuda when a usable GPU is present)");
+    app.add_option("--gpu", gpu, "CUDA device ordinal")->check(CLI::NonNegativeNumber);
+    app.add_option("--precision", precision, "number format: legacy (libvmaf's), max (%.17g) or N (%.Ng)");
+    app.add_flag("--list-features", args.list_features, "list the features, their backends and options");
+    app.add_flag("--demo", args.demo, "score a built-in synthetic clip (no input files needed)");
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        throw usage_error(first_line(e.what()));
+    }
+    args.help_text = app.help();
+    if (args.help || args.version || args.list_features) return args;
+    if (!model.empty())
+        throw usage_error("--model: VMAF models are not supported by this version of vq; use --feature");
+
+    // The last output-format flag on the command line wins, as in libvmaf.
+    for (const CLI::Option* option : app.parse_order()) {
+        const std::string name = option->get_name();
+        if (name == "--xml") args.format = OutputFormat::xml;
+        if (name == "--json") args.format = OutputFormat::json;
+        if (name == "--csv") args.format = OutputFormat::csv;
+        if (name == "--sub") args.format = OutputFormat::sub;
+    }
+    args.number_style = parse_precision(precision);
+    args.session.backend = parse_backend(backend);
+    args.session.threads = threads;
+    args.session.subsample = subsample;
+    args.session.gpu = gpu;
+    args.loop = {frame_cnt, skip_ref, skip_dist};
+
+    if (args.demo) return args;
+    if (args.distorted.empty()) throw usage_error("-d/--distorted is required (or --demo)");
+    if (args.raw_input() && (!args.width || !args.height || args.pixel_format.empty() || !args.bit_depth))
+        throw usage_error("raw YUV input needs all of -w/--width, -h/--height, -p/--pixel_format, -b/--bitdepth");
+    if (args.features.empty())
+        throw usage_error("nothing to compute: add --feature NAME (vq --list-features); "
+                          "VMAF models are not supported by this version of vq");
+    return args;
+}
+
+}  // namespace vq::cli

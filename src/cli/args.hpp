@@ -1,0 +1,40 @@
+// The command line: libvmaf's flags plus vq's own (--backend, --gpu, --precision, ...).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/driver.hpp"
+#include "report/report.hpp"
+#include "vq/session.hpp"
+
+namespace vq::cli {
+
+struct Arguments {
+    std::string reference;
+    std::string distorted;
+    int width = 0;
+    int height = 0;
+    std::string pixel_format;  // raw YUV: 420, 422, 444, 400
+    int bit_depth = 0;         // raw YUV
+    std::vector<std::string> features;
+    std::string output;
+    OutputFormat format = OutputFormat::xml;  // libvmaf's default when -o is given
+    NumberStyle number_style;
+    SessionConfig session;
+    FrameLoop loop;
+    bool quiet = false;
+    bool list_features = false;
+    bool demo = false;
+    bool version = false;
+    bool help = false;
+    std::string help_text;
+
+    bool raw_input() const { return width || height || !pixel_format.empty() || bit_depth; }
+};
+
+// Parses argv. Throws vq::Error (usage) with a one-line message for any bad flag or value.
+Arguments parse_arguments(int argc, char** argv);
+
+}  // namespace vq::cli

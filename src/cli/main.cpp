@@ -1,0 +1,190 @@
+// vq's command line: a thin shell over the library (include/vq/session.hpp).
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "cli/args.hpp"
+#include "cli/progress.hpp"
+#include "engine/driver.hpp"
+#include "io/frame_source.hpp"
+#include "vq/error.hpp"
+#include "vq/synthetic.hpp"
+
+namespace vq::cli {
+namespace {
+
+constexpr int exit_runtime = 1;
+constexpr int exit_usage = 2;
+
+std::unique_ptr<FrameSource> open_input(const Arguments& args, const std::string& path) {
+    if (!args.raw_input()) return open_y4m(path);
+    static const std::pair<const char*, ChromaFormat> formats[] = {
+        {"420", ChromaFormat::yuv420}, {"422", ChromaFormat::yuv422},
+        {"444", ChromaFormat::yuv444}, {"400", ChromaFormat::yuv400}};
+    VideoFormat format{args.width, args.height, args.bit_depth, ChromaFormat::yuv420};
+    for (const auto& [name, chroma] : formats)
+        if (args.pixel_format == name) format.chroma = chroma;
+    validate(format);
+    return open_yuv(path, format);
+}
+
+// Frames in the file, from its size, for the progress line's ETA (Y4M: an estimate).
+std::optional<std::size_t> estimated_frames(const std::string& path, const VideoFormat& format, bool raw) {
+    std::error_code error;
+    const auto bytes = std::filesystem::file_size(path, error);
+    if (error || format.frame_bytes() == 0) return std::nullopt;
+    return bytes / (format.frame_bytes() + (raw ? 0 : 6));
+}
+
+// Opens the output file before any work, so that an unwritable path fails at once; the scores
+// go to a temporary file renamed into place only when the run succeeds.
+class OutputFile {
+public:
+    explicit OutputFile(const std::string& path) : path_(path), temporary_(path + ".vq-partial") {
+        stream_.open(temporary_, std::ios::binary);
+        if (!stream_) throw runtime_error(fmt::format("cannot write '{}'", path));
+    }
+    ~OutputFile() {
+        if (!committed_) std::filesystem::remove(temporary_);
+    }
+    std::ostream& stream() { return stream_; }
+    void commit() {
+        stream_.close();
+        if (!stream_) throw runtime_error(fmt::format("cannot write '{}'", path_));
+        std::filesystem::rename(temporary_, path_);
+        committed_ = true;
+    }
+
+private:
+    std::string path_, temporary_;
+    std::ofstream stream_;
+    bool committed_ = false;
+};
+
+void print_summary(std::ostream& out, const ScoreTable& table, const NumberStyle& style) {
+    std::size_t width = 8;
+    for (std::size_t c = 0; c < table.column_count(); ++c) width = std::max(width, table.name(c).size());
+    out << fmt::format("{:<{}}  {:>12} {:>12} {:>12}   backend\n", "feature", width, "mean", "min", "max");
+    for (std::size_t c = 0; c < table.column_count(); ++c) {
+        const auto cell = [&](PoolingMethod m) {
+            const auto v = table.pooled(c, m);
+            return v ? format_number(*v, style) : std::string("-");
+        };
+        std::string backend = "?";
+        for (const auto& receipt : table.receipts)
+            if (std::find(receipt.outputs.begin(), receipt.outputs.end(), table.name(c)) != receipt.outputs.end())
+                backend = receipt.backend;
+        out << fmt::format("{:<{}}  {:>12} {:>12} {:>12}   {}\n", table.name(c), width,
+                           cell(PoolingMethod::mean), cell(PoolingMethod::min), cell(PoolingMethod::max), backend);
+    }
+    for (const auto& [name, value] : table.aggregates())
+        out << fmt::format("{:<{}}  {:>12}\n", name, width, format_number(value, style));
+}
+
+void announce_fallbacks(const Session& session, const Arguments& args) {
+    if (args.session.backend == Backend::cpu) return;
+    for (const auto& receipt : session.receipts())
+        if (receipt.backend == "cpu")
+            std::cerr << fmt::format("vq: feature '{}' has no CUDA twin; it runs on the CPU\n", receipt.feature);
+}
+
+ScoreTable run_demo(const Arguments& args, bool progress_enabled) {
+    const VideoFormat format{1280, 720, 8, ChromaFormat::yuv420};
+    const int frames = 24;
+    Session session(args.session);
+    for (const char* feature : {"psnr", "ciede", "cambi"}) session.add_feature(feature);
+    for (const auto& feature : args.features) session.add_feature(feature);
+    session.start(format);
+    announce_fallbacks(session, args);
+    if (!args.quiet)
+        std::cerr << fmt::format("vq demo: {} frames of a synthetic {} clip (banded gradient over texture)\n",
+                                 frames, describe(format));
+    ProgressLine progress(std::cerr, progress_enabled, frames);
+    for (int i = 0; i < frames; ++i) {
+        session.push({make_synthetic_frame(format, SyntheticScene::mixed, i, false),
+                      make_synthetic_frame(format, SyntheticScene::mixed, i, true)});
+        progress.update(std::size_t(i + 1));
+    }
+    progress.finish();
+    return session.finish();
+}
+
+ScoreTable run_files(const Arguments& args, bool progress_enabled) {
+    Session session(args.session);
+    for (const auto& feature : args.features) session.add_feature(feature);
+    const bool needs_reference = session.needs_reference();
+    if (needs_reference && args.reference.empty())
+        throw usage_error("-r/--reference is required by the requested features");
+
+    auto distorted = open_input(args, args.distorted);
+    std::unique_ptr<FrameSource> reference;
+    if (needs_reference) {
+        reference = open_input(args, args.reference);
+        check_compatible(*reference, *distorted);
+    }
+    session.start(distorted->format());
+    announce_fallbacks(session, args);
+    if (const auto allocator = session.buffer_allocator()) {
+        distorted->set_allocator(allocator);
+        if (reference) reference->set_allocator(allocator);
+    }
+    constexpr std::size_t read_ahead_frames = 4;
+    distorted = read_ahead(std::move(distorted), read_ahead_frames);
+    if (reference) reference = read_ahead(std::move(reference), read_ahead_frames);
+
+    auto total = estimated_frames(args.distorted, distorted->format(), args.raw_input());
+    ProgressLine progress(std::cerr, progress_enabled, total);
+    ScoreTable table = run_frame_loop(session, reference.get(), *distorted, args.loop, std::cerr,
+                                      [&](std::size_t frames) { progress.update(frames); });
+    progress.finish();
+    return table;
+}
+
+int run(int argc, char** argv) {
+    const Arguments args = parse_arguments(argc, argv);
+    if (args.help) {
+        std::cout << args.help_text;
+        return 0;
+    }
+    if (args.version) {
+        std::cerr << "vq " << VQ_VERSION << "\n";
+        return 0;
+    }
+    if (args.list_features) {
+        std::cout << describe_features();
+        return 0;
+    }
+    const bool terminal = isatty(STDERR_FILENO);
+    std::optional<OutputFile> output;
+    if (!args.output.empty()) output.emplace(args.output);
+
+    ScoreTable table = args.demo ? run_demo(args, terminal && !args.quiet)
+                                 : run_files(args, terminal && !args.quiet);
+    if (output) {
+        write_report(output->stream(), table, args.format, args.number_style, {VQ_VERSION});
+        output->commit();
+    }
+    if ((terminal && !args.quiet) || !output) print_summary(std::cerr, table, args.number_style);
+    return 0;
+}
+
+}  // namespace
+}  // namespace vq::cli
+
+int main(int argc, char** argv) {
+    try {
+        return vq::cli::run(argc, argv);
+    } catch (const vq::Error& e) {
+        std::cerr << "vq: " << e.what() << "\n";
+        return e.kind() == vq::ErrorKind::usage ? vq::cli::exit_usage : vq::cli::exit_runtime;
+    } catch (const std::exception& e) {
+        std::cerr << "vq: " << e.what() << "\n";
+        return vq::cli::exit_runtime;
+    }
+}

@@ -1,0 +1,131 @@
+// The CPU executor: each frame's features run as independent tasks on a oneTBB arena, so frames
+// (and the features within a frame) compute in parallel while the session commits them in order.
+#include <condition_variable>
+#include <exception>
+#include <mutex>
+
+#include <fmt/format.h>
+#include <tbb/info.h>
+#include <tbb/task_arena.h>
+
+#include "engine/executor.hpp"
+#include "vq/error.hpp"
+
+namespace vq {
+
+BlockLayout::BlockLayout(std::span<const std::size_t> block_bytes) {
+    for (const std::size_t bytes : block_bytes) {
+        offsets.push_back(total);
+        sizes.push_back(bytes);
+        total += (bytes + 15) / 16 * 16;
+    }
+}
+
+namespace {
+
+// Counts a frame's outstanding tasks and keeps the first failure.
+class Completion {
+public:
+    void reset(int tasks) {
+        std::lock_guard lock(mutex_);
+        remaining_ = tasks;
+        failure_ = nullptr;
+    }
+    void done(std::exception_ptr failure) {
+        std::lock_guard lock(mutex_);
+        if (failure && !failure_) failure_ = failure;
+        if (--remaining_ == 0) finished_.notify_all();
+    }
+    void wait() {
+        std::unique_lock lock(mutex_);
+        finished_.wait(lock, [this] { return remaining_ == 0; });
+    }
+    std::exception_ptr failure() const { return failure_; }
+
+private:
+    std::mutex mutex_;
+    std::condition_variable finished_;
+    int remaining_ = 0;
+    std::exception_ptr failure_;
+};
+
+std::vector<std::size_t> block_sizes(const std::vector<CpuFeature*>& features) {
+    std::vector<std::size_t> sizes;
+    for (const CpuFeature* feature : features) sizes.push_back(feature->block_bytes());
+    return sizes;
+}
+
+class CpuExecutor final : public Executor {
+public:
+    CpuExecutor(std::vector<CpuFeature*> features, unsigned threads)
+        : features_(std::move(features)),
+          layout_(block_sizes(features_)),
+          threads_(threads ? int(threads) : tbb::info::default_concurrency()),
+          arena_(threads_, 0),
+          slots_(std::size_t(threads_) * 2 + 2) {
+        for (auto& slot : slots_) slot.area.resize(layout_.total);
+    }
+
+    ~CpuExecutor() override {
+        for (auto& slot : slots_) slot.done.wait();  // tasks reference the slots
+    }
+
+    std::size_t depth() const override { return slots_.size(); }
+
+    void submit(std::size_t index, const FramePair& pair, const std::vector<bool>& run) override {
+        Slot& slot = slots_[index % slots_.size()];
+        slot.pair = pair;
+        int tasks = 0;
+        for (bool r : run) tasks += r;
+        slot.done.reset(tasks);
+        for (std::size_t k = 0; k < features_.size(); ++k) {
+            if (!run[k]) continue;
+            arena_.enqueue([this, &slot, k] {
+                std::exception_ptr failure;
+                try {
+                    features_[k]->compute(slot.pair, layout_.block(std::span(slot.area), k));
+                } catch (...) {
+                    failure = std::current_exception();
+                }
+                slot.done.done(failure);
+            });
+        }
+    }
+
+    std::span<const std::byte> collect(std::size_t index) override {
+        Slot& slot = slots_[index % slots_.size()];
+        slot.done.wait();
+        slot.pair = {};  // lets the frame buffers go back to their pool now
+        if (auto failure = slot.done.failure()) {
+            try {
+                std::rethrow_exception(failure);
+            } catch (const Error&) {
+                throw;
+            } catch (const std::exception& e) {
+                throw runtime_error(fmt::format("frame {}: {}", index, e.what()));
+            }
+        }
+        return slot.area;
+    }
+
+private:
+    struct Slot {
+        FramePair pair;
+        std::vector<std::byte> area;
+        Completion done;
+    };
+
+    std::vector<CpuFeature*> features_;
+    BlockLayout layout_;
+    int threads_;
+    tbb::task_arena arena_;
+    std::vector<Slot> slots_;
+};
+
+}  // namespace
+
+std::unique_ptr<Executor> make_cpu_executor(std::vector<CpuFeature*> features, unsigned threads) {
+    return std::make_unique<CpuExecutor>(std::move(features), threads);
+}
+
+}  // namespace vq

@@ -1,0 +1,58 @@
+#include "engine/driver.hpp"
+
+#include <fmt/format.h>
+
+#include "vq/error.hpp"
+
+namespace vq {
+
+void check_compatible(const FrameSource& reference, const FrameSource& distorted) {
+    const VideoFormat& a = reference.format();
+    const VideoFormat& b = distorted.format();
+    std::vector<std::string> problems;
+    if (a.width != b.width || a.height != b.height)
+        problems.push_back(fmt::format("sizes differ ({}x{} vs {}x{})", a.width, a.height, b.width, b.height));
+    if (a.bit_depth != b.bit_depth)
+        problems.push_back(fmt::format("bit depths differ ({} vs {})", a.bit_depth, b.bit_depth));
+    if (a.chroma != b.chroma)
+        problems.push_back(fmt::format("chroma formats differ ({} vs {})", to_string(a.chroma), to_string(b.chroma)));
+    if (!problems.empty())
+        throw runtime_error(fmt::format("'{}' and '{}' cannot be compared: {}", reference.path(),
+                                        distorted.path(), fmt::join(problems, "; ")));
+}
+
+ScoreTable run_frame_loop(Session& session, FrameSource* reference, FrameSource& distorted,
+                          const FrameLoop& loop, std::ostream& notes,
+                          const std::function<void(std::size_t)>& progress) {
+    // libvmaf discards skipped frames whatever they hold; an input too short to skip simply ends.
+    if (reference)
+        for (std::size_t i = 0; i < loop.skip_reference && reference->skip(); ++i) {}
+    for (std::size_t i = 0; i < loop.skip_distorted && distorted.skip(); ++i) {}
+
+    std::size_t index = 0;
+    while (loop.frame_count == 0 || index < loop.frame_count) {
+        std::optional<Picture> ref;
+        if (reference) ref = reference->next();
+        std::optional<Picture> dist = distorted.next();
+        if (reference && !ref && dist) {
+            notes << fmt::format("vq: '{}' ended before '{}'; scoring the first {} frames\n",
+                                 reference->path(), distorted.path(), index);
+            break;
+        }
+        if (!dist) {
+            if (reference && ref)
+                notes << fmt::format("vq: '{}' ended before '{}'; scoring the first {} frames\n",
+                                     distorted.path(), reference->path(), index);
+            break;
+        }
+        session.push({ref ? std::move(*ref) : Picture(), std::move(*dist)});
+        ++index;
+        if (progress) progress(index);
+    }
+    if (index == 0)
+        throw runtime_error(fmt::format("no frames to score in '{}'{}", distorted.path(),
+                                        loop.skip_distorted || loop.skip_reference ? " after skipping" : ""));
+    return session.finish();
+}
+
+}  // namespace vq

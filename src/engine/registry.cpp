@@ -1,0 +1,30 @@
+#include "engine/registry.hpp"
+
+#include "metrics/cambi/cambi.hpp"
+#include "metrics/ciede/ciede.hpp"
+#include "metrics/psnr/psnr.hpp"
+
+namespace vq {
+
+const std::vector<FeatureDefinition>& feature_registry() {
+    static const std::vector<FeatureDefinition> registry = {
+        psnr_definition(),
+        cambi_definition(),
+        ciede_definition(),
+    };
+    return registry;
+}
+
+FeatureLookup find_feature(std::string_view name) {
+    constexpr std::string_view cuda_suffix = "_cuda";
+    bool twin = false;
+    if (name.size() > cuda_suffix.size() && name.ends_with(cuda_suffix)) {
+        name.remove_suffix(cuda_suffix.size());
+        twin = true;
+    }
+    for (const auto& definition : feature_registry())
+        if (definition.name == name) return {&definition, twin};
+    return {};
+}
+
+}  // namespace vq

@@ -1,0 +1,261 @@
+#include "vq/session.hpp"
+
+#include <chrono>
+#include <deque>
+
+#include <fmt/format.h>
+
+#include "engine/executor.hpp"
+#include "engine/registry.hpp"
+#include "vq/error.hpp"
+#if VQ_WITH_CUDA
+#include "cuda/cuda_backend.hpp"
+#endif
+
+namespace vq {
+
+const char* to_string(Backend backend) {
+    switch (backend) {
+    case Backend::cpu: return "cpu";
+    case Backend::cuda: return "cuda";
+    case Backend::automatic: return "auto";
+    }
+    return "?";
+}
+
+namespace {
+
+int cuda_devices() {
+#if VQ_WITH_CUDA
+    return cuda::usable_device_count();
+#else
+    return 0;
+#endif
+}
+
+struct Request {
+    const FeatureDefinition* definition;
+    OptionValues options;
+    bool cuda_twin_required;
+};
+
+// A feature bound to a backend, and where its scores go.
+struct Bound {
+    std::unique_ptr<Feature> feature;
+    std::string name;
+    std::vector<std::size_t> columns;
+    std::size_t executor = 0;  // index into Impl::executors
+    std::size_t slot = 0;      // index among that executor's features
+};
+
+}  // namespace
+
+struct Session::Impl {
+    SessionConfig config;
+    std::vector<Request> requests;
+    std::vector<Bound> features;
+    std::vector<std::unique_ptr<Executor>> executors;
+    std::vector<BlockLayout> layouts;
+    std::vector<FeatureReceipt> receipts;
+    VideoFormat format;
+    bool started = false;
+    bool finished = false;
+    bool needs_reference = false;
+    std::size_t pushed = 0;
+    std::size_t committed = 0;
+    std::size_t depth = 1;
+    std::deque<std::vector<bool>> in_flight;  // run masks of submitted, uncommitted frames
+    ScoreTable table;
+    std::chrono::steady_clock::time_point first_push;
+
+    void bind(Backend backend);
+    void commit_oldest();
+};
+
+Session::Session(SessionConfig config) : impl_(std::make_unique<Impl>()) {
+    impl_->config = config;
+    if (impl_->config.subsample == 0) impl_->config.subsample = 1;
+}
+
+Session::~Session() = default;
+
+void Session::add_feature(std::string_view text) {
+    if (impl_->started) throw usage_error("features must be added before the session starts");
+    const FeatureRequest request = parse_feature_request(text);
+    const FeatureLookup lookup = find_feature(request.name);
+    if (!lookup.definition)
+        throw usage_error(fmt::format("unknown feature '{}' (vq --list-features lists them)", request.name));
+    OptionValues options = bind_options(request.name, lookup.definition->options, request.options);
+    for (const Request& existing : impl_->requests)
+        if (existing.definition == lookup.definition && existing.options.canonical() == options.canonical() &&
+            existing.cuda_twin_required == lookup.cuda_twin_required)
+            return;  // the same request twice: libvmaf keeps the first
+    impl_->requests.push_back({lookup.definition, std::move(options), lookup.cuda_twin_required});
+}
+
+bool Session::needs_reference() const {
+    if (impl_->started) return impl_->needs_reference;
+    // Decided by the options alone, so that a caller can skip opening the reference.
+    for (const Request& request : impl_->requests) {
+        const auto feature = request.definition->make_cpu(request.options);
+        if (feature->uses_reference()) return true;
+    }
+    return false;
+}
+
+void Session::Impl::bind(Backend backend) {
+    std::vector<CpuFeature*> cpu_features;
+    std::vector<Feature*> cuda_features;
+    for (const Request& request : requests) {
+        const FeatureDefinition& def = *request.definition;
+        const bool want_cuda = request.cuda_twin_required || backend == Backend::cuda;
+        Bound bound;
+        bound.name = def.name;
+        if (want_cuda && def.make_cuda) {
+            bound.feature = def.make_cuda(request.options);
+            bound.slot = cuda_features.size();
+            cuda_features.push_back(bound.feature.get());
+        } else if (request.cuda_twin_required) {
+            throw usage_error(def.make_cuda || !VQ_WITH_CUDA
+                                  ? fmt::format("feature '{}_cuda' needs CUDA, but this vq was built without it", def.name)
+                                  : fmt::format("feature '{}' has no CUDA twin", def.name));
+        } else {
+            auto cpu = def.make_cpu(request.options);
+            bound.slot = cpu_features.size();
+            cpu_features.push_back(cpu.get());
+            bound.feature = std::move(cpu);
+        }
+        features.push_back(std::move(bound));
+    }
+    for (Bound& bound : features) {
+        bound.feature->init(format);
+        needs_reference = needs_reference || bound.feature->uses_reference();
+    }
+
+    std::vector<std::size_t> cpu_sizes, cuda_sizes;
+    for (const Bound& bound : features)
+        (bound.feature->backend() == Backend::cpu ? cpu_sizes : cuda_sizes).push_back(bound.feature->block_bytes());
+    if (!cuda_features.empty()) {
+#if VQ_WITH_CUDA
+        executors.push_back(cuda::make_executor(cuda_features, config.gpu, format, needs_reference));
+        layouts.emplace_back(cuda_sizes);
+#endif
+    }
+    if (!cpu_features.empty()) {
+        executors.push_back(make_cpu_executor(cpu_features, config.threads));
+        layouts.emplace_back(cpu_sizes);
+    }
+    const std::size_t cpu_executor = executors.size() - 1;
+    depth = executors.empty() ? 1 : executors.front()->depth();
+    for (const auto& executor : executors) depth = std::min(depth, executor->depth());
+
+    std::vector<std::string> backends_used;
+    for (Bound& bound : features) {
+        const bool on_cuda = bound.feature->backend() == Backend::cuda;
+        bound.executor = on_cuda ? 0 : cpu_executor;
+        receipts.push_back({bound.name, to_string(bound.feature->backend()), bound.feature->outputs()});
+        if (std::find(backends_used.begin(), backends_used.end(), receipts.back().backend) == backends_used.end())
+            backends_used.push_back(receipts.back().backend);
+        for (const std::string& output : bound.feature->outputs()) {
+            if (table.find(output))
+                throw usage_error(fmt::format("feature '{}' would write '{}' a second time; request it once",
+                                              bound.name, output));
+            bound.columns.push_back(table.add_column(output));
+        }
+    }
+    table.backend_used = fmt::format("{}", fmt::join(backends_used, "+"));
+    table.receipts = receipts;
+}
+
+void Session::start(const VideoFormat& format) {
+    if (impl_->started) throw usage_error("session already started");
+    if (impl_->requests.empty()) throw usage_error("no feature requested");
+    validate(format);
+    Backend backend = impl_->config.backend;
+    if (backend == Backend::automatic) backend = cuda_devices() > 0 ? Backend::cuda : Backend::cpu;
+    if (backend == Backend::cuda && cuda_devices() == 0)
+        throw usage_error(VQ_WITH_CUDA ? "--backend cuda: no usable CUDA device found"
+                                       : "--backend cuda: this vq was built without CUDA");
+    impl_->format = format;
+    impl_->table.width = format.width;
+    impl_->table.height = format.height;
+    impl_->table.set_subsample(impl_->config.subsample);
+    impl_->bind(backend);
+    impl_->started = true;
+}
+
+BufferAllocator Session::buffer_allocator() const {
+    for (const auto& executor : impl_->executors)
+        if (auto allocator = executor->allocator()) return allocator;
+    return {};
+}
+
+void Session::Impl::commit_oldest() {
+    const std::size_t index = committed;
+    const std::vector<bool> run = std::move(in_flight.front());
+    in_flight.pop_front();
+    std::vector<std::span<const std::byte>> areas;
+    for (const auto& executor : executors) areas.push_back(executor->collect(index));
+    std::vector<double> scores;
+    for (std::size_t k = 0; k < features.size(); ++k) {
+        if (!run[k]) continue;
+        Bound& bound = features[k];
+        scores.assign(bound.columns.size(), 0.0);
+        bound.feature->finish(layouts[bound.executor].block(areas[bound.executor], bound.slot), scores);
+        for (std::size_t c = 0; c < bound.columns.size(); ++c) table.set(bound.columns[c], index, scores[c]);
+    }
+    ++committed;
+}
+
+void Session::push(FramePair pair) {
+    Impl& s = *impl_;
+    if (!s.started || s.finished) throw usage_error("push() needs a started, unfinished session");
+    if (pair.distorted.empty() || pair.distorted.format() != s.format)
+        throw usage_error(fmt::format("frame {}: distorted picture is not {}", s.pushed, describe(s.format)));
+    if (s.needs_reference && (pair.reference.empty() || pair.reference.format() != s.format))
+        throw usage_error(fmt::format("frame {}: reference picture is not {}", s.pushed, describe(s.format)));
+    if (s.pushed == 0) s.first_push = std::chrono::steady_clock::now();
+    if (s.in_flight.size() >= s.depth) s.commit_oldest();
+
+    const std::size_t index = s.pushed;
+    const bool selected = index % s.config.subsample == 0;
+    std::vector<bool> run;
+    for (const Bound& bound : s.features) run.push_back(selected || bound.feature->every_frame());
+    for (std::size_t e = 0; e < s.executors.size(); ++e) {
+        std::vector<bool> mask;
+        for (std::size_t k = 0; k < s.features.size(); ++k)
+            if (s.features[k].executor == e) mask.push_back(run[k]);
+        s.executors[e]->submit(index, pair, mask);
+    }
+    s.in_flight.push_back(std::move(run));
+    ++s.pushed;
+}
+
+std::size_t Session::frames_done() const { return impl_->committed; }
+
+ScoreTable Session::finish() {
+    Impl& s = *impl_;
+    if (!s.started || s.finished) throw usage_error("finish() needs a started, unfinished session");
+    while (!s.in_flight.empty()) s.commit_oldest();
+    s.finished = true;
+    s.table.set_frame_count(s.pushed);
+    for (const Bound& bound : s.features)
+        for (const auto& [name, value] : bound.feature->aggregates()) s.table.add_aggregate(name, value);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - s.first_push).count();
+    s.table.fps = s.pushed && seconds > 0 ? double(s.pushed) / seconds : 0.0;
+    return std::move(s.table);
+}
+
+const std::vector<FeatureReceipt>& Session::receipts() const { return impl_->receipts; }
+
+std::string describe_features() {
+    std::string text;
+    for (const FeatureDefinition& def : feature_registry()) {
+        text += fmt::format("{}{}: {}\n", def.name, def.make_cuda ? " (cpu, cuda)" : " (cpu)", def.description);
+        for (const OptionSpec& spec : def.options) text += "    " + describe_option(spec) + "\n";
+    }
+    return text;
+}
+
+}  // namespace vq

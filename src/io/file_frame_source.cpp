@@ -1,0 +1,84 @@
+#include "io/file_frame_source.hpp"
+
+#include <new>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "vq/error.hpp"
+
+namespace vq {
+namespace {
+
+// Every byte of a frame is overwritten by the read, so zero-filling first would be wasted work.
+FrameBuffer allocate_for_overwrite(std::size_t bytes) { return FrameBuffer(new std::byte[bytes]); }
+
+}  // namespace
+
+FileFrameSource::FileFrameSource(InputFile file, const VideoFormat& format, std::size_t ignored_bytes)
+    : file_(std::move(file)), format_(format), ignored_bytes_(ignored_bytes),
+      allocator_(allocate_for_overwrite) {}
+
+void FileFrameSource::set_allocator(BufferAllocator allocator) {
+    allocator_ = allocator ? std::move(allocator) : BufferAllocator(allocate_for_overwrite);
+}
+
+template <typename Step>
+auto FileFrameSource::guarded(Step step) {
+    if (failure_) std::rethrow_exception(failure_);
+    try {
+        return step();
+    } catch (...) {
+        failure_ = std::current_exception();
+        throw;
+    }
+}
+
+std::optional<Picture> FileFrameSource::next() {
+    return guarded([this]() -> std::optional<Picture> {
+        if (!begin_frame(index_)) return std::nullopt;
+        FrameBuffer buffer = allocate();
+        read_samples(buffer.get());
+        ++index_;
+        return Picture(format_, std::move(buffer));
+    });
+}
+
+bool FileFrameSource::skip() {
+    return guarded([this] {
+        if (!begin_frame(index_)) return false;
+        discard_samples();
+        ++index_;
+        return true;
+    });
+}
+
+FrameBuffer FileFrameSource::allocate() const {
+    try {
+        if (FrameBuffer buffer = allocator_(format_.frame_bytes())) return buffer;
+    } catch (const std::bad_alloc&) {
+        // reported below, with the file and the frame
+    }
+    throw runtime_error(fmt::format("'{}': frame {}: cannot allocate {} bytes", path(), index_,
+                                    format_.frame_bytes()));
+}
+
+void FileFrameSource::read_samples(std::byte* dest) {
+    const std::size_t got = file_.read(dest, format_.frame_bytes());
+    if (got < format_.frame_bytes()) throw_truncated(got);
+    const std::size_t ignored = file_.discard(ignored_bytes_);
+    if (ignored < ignored_bytes_) throw_truncated(got + ignored);
+}
+
+void FileFrameSource::discard_samples() {
+    const std::size_t wanted = format_.frame_bytes() + ignored_bytes_;
+    const std::size_t got = file_.discard(wanted);
+    if (got < wanted) throw_truncated(got);
+}
+
+void FileFrameSource::throw_truncated(std::size_t got) const {
+    throw runtime_error(fmt::format("'{}': frame {} is truncated (got {} of {} bytes)", path(), index_,
+                                    got, format_.frame_bytes() + ignored_bytes_));
+}
+
+}  // namespace vq

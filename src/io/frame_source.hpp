@@ -1,0 +1,47 @@
+// Frame sources: Y4M and raw YUV readers, and a read-ahead wrapper that reads on its own thread.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "vq/picture.hpp"
+#include "vq/session.hpp"
+
+namespace vq {
+
+class FrameSource {
+public:
+    virtual ~FrameSource() = default;
+
+    virtual const VideoFormat& format() const = 0;
+    virtual const std::string& path() const = 0;
+
+    // The next frame, or nullopt at a clean end of file (no byte of a new frame present).
+    // Throws vq::Error (runtime) naming the file and the frame (counted from 0 in the file) on a
+    // partial frame, lost framing or a read error; every later call throws the same error.
+    virtual std::optional<Picture> next() = 0;
+
+    // Discards the next frame without keeping it; false at a clean end of file.
+    virtual bool skip() = 0;
+
+    // Where later frames' memory comes from (pinned staging memory for the CUDA backend). Call
+    // before the first next(); the default allocates ordinary memory.
+    virtual void set_allocator(BufferAllocator allocator) = 0;
+};
+
+// Opens a YUV4MPEG2 file. Throws vq::Error naming the file for a missing/unreadable file, an
+// empty file, a bad magic or header, an unsupported C tag, or absurd dimensions.
+std::unique_ptr<FrameSource> open_y4m(const std::string& path);
+
+// Opens a headerless planar YUV file of the given format (chroma planes ceil-sized).
+std::unique_ptr<FrameSource> open_yuv(const std::string& path, const VideoFormat& format);
+
+// Wraps a source so that up to `depth` frames are read ahead on a dedicated thread, started by the
+// first next() or skip() (set_allocator() after that throws). Errors are rethrown from next() at
+// the frame where they happened. Destroying the wrapper stops the thread without reading on.
+// depth 0 returns the source itself.
+std::unique_ptr<FrameSource> read_ahead(std::unique_ptr<FrameSource> source, std::size_t depth);
+
+}  // namespace vq

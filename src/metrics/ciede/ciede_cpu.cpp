@@ -1,0 +1,86 @@
+// CIEDE2000, CPU twin: Σ ΔE00 over the luma grid of one frame pair (spec/ciede.md §3-4).
+#include <cstdint>
+#include <vector>
+
+#include "metrics/ciede/ciede.hpp"
+#include "metrics/ciede/ciede_chroma.hpp"
+#include "metrics/ciede/ciede_math.hpp"
+
+namespace vq {
+namespace {
+
+// The chroma codes each pixel of one luma row uses, at luma resolution.
+template <typename Sample>
+void gather_chroma_row(const Picture& picture, const ciede::ChromaAddressing& addressing, int row,
+                       std::vector<int>& cb, std::vector<int>& cr) {
+    const Sample* cb_plane = picture.plane<Sample>(1).data;
+    const Sample* cr_plane = picture.plane<Sample>(2).data;
+    for (int col = 0; col < int(cb.size()); ++col) {
+        const long index = ciede::chroma_sample_index(addressing, row, col);
+        cb[col] = index < 0 ? 0 : cb_plane[index];
+        cr[col] = index < 0 ? 0 : cr_plane[index];
+    }
+}
+
+template <typename Sample>
+double delta_e_sum(const FramePair& pair, const ciede::ChromaAddressing& addressing,
+                   const ciede::CodeScale& scale) {
+    const auto ref_luma = pair.reference.plane<Sample>(0);
+    const auto dist_luma = pair.distorted.plane<Sample>(0);
+    const int width = ref_luma.width;
+    std::vector<int> ref_cb(width), ref_cr(width), dist_cb(width), dist_cr(width);
+    double sum = 0.0;
+    for (int row = 0; row < ref_luma.height; ++row) {
+        gather_chroma_row<Sample>(pair.reference, addressing, row, ref_cb, ref_cr);
+        gather_chroma_row<Sample>(pair.distorted, addressing, row, dist_cb, dist_cr);
+        const Sample* ref_y = ref_luma.row(row);
+        const Sample* dist_y = dist_luma.row(row);
+        for (int col = 0; col < width; ++col) {
+            const ciede::Lab ref = ciede::ycbcr_to_lab(ref_y[col], ref_cb[col], ref_cr[col], scale);
+            const ciede::Lab dist =
+                ciede::ycbcr_to_lab(dist_y[col], dist_cb[col], dist_cr[col], scale);
+            sum += double(ciede::delta_e_2000(ref, dist));
+        }
+    }
+    return sum;
+}
+
+class CiedeCpu final : public CpuFeature {
+public:
+    explicit CiedeCpu(const CiedeOptions& options) : options_(options) {}
+
+    void init(const VideoFormat& format) override {
+        addressing_ = ciede::chroma_addressing(format, options_);
+        scale_ = ciede::code_scale(format.bit_depth);
+        bit_depth_ = format.bit_depth;
+        pixel_count_ = static_cast<unsigned long long>(format.width) * unsigned(format.height);
+    }
+
+    std::vector<std::string> outputs() const override { return {"ciede2000"}; }
+    std::size_t block_bytes() const override { return sizeof(CiedeBlock); }
+
+    void compute(const FramePair& pair, std::span<std::byte> bytes) const override {
+        block_as<CiedeBlock>(bytes).delta_e_sum =
+            bit_depth_ > 8 ? delta_e_sum<std::uint16_t>(pair, addressing_, scale_)
+                           : delta_e_sum<std::uint8_t>(pair, addressing_, scale_);
+    }
+
+    void finish(std::span<const std::byte> bytes, std::span<double> scores) override {
+        scores[0] = ciede::frame_score(block_as<CiedeBlock>(bytes).delta_e_sum, pixel_count_);
+    }
+
+private:
+    CiedeOptions options_;
+    ciede::ChromaAddressing addressing_{};
+    ciede::CodeScale scale_{};
+    int bit_depth_ = 8;
+    unsigned long long pixel_count_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<CpuFeature> make_ciede_cpu(const OptionValues& values) {
+    return std::make_unique<CiedeCpu>(CiedeOptions::from(values));
+}
+
+}  // namespace vq

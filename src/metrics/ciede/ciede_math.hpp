@@ -1,0 +1,216 @@
+// CIEDE2000 per-pixel mathematics, exactly as the reference rounds it (spec/ciede.md §4).
+//
+// Free inline functions so that the CPU twin and a CUDA twin share one definition. Every
+// operation is written with its operand types spelled out, because the reference is C and its
+// float/double mix is part of the bit pattern (§5): a float argument to sqrt/sin/exp/atan2 is
+// promoted to double there, whereas the C++ float overloads would stay in single precision. So
+// every call below passes a double explicitly, except the three powf calls that the reference
+// makes in single precision. Build without -ffast-math and with -ffp-contract=off.
+#pragma once
+
+#include <math.h>  // the C functions by their C names: powf is the single-precision pow
+
+#ifndef VQ_HD
+#if defined(__CUDACC__)
+#define VQ_HD __host__ __device__
+#else
+#define VQ_HD
+#endif
+#endif
+
+namespace vq::ciede {
+
+// π exactly as the reference spells it (§4.6).
+inline constexpr double pi = 3.14159265358979323846;
+
+// ---- §4.1 code values -> normalised Y'CbCr ------------------------------------------------
+
+// Offsets and reciprocal steps for one bit depth: s = 2^(bpc-8); y = (Y - 16s) * (1/(219s)).
+struct CodeScale {
+    double luma_offset;
+    double chroma_offset;
+    double luma_step;    // 1 / (219 s), rounded once
+    double chroma_step;  // 1 / (224 s), rounded once
+};
+
+VQ_HD inline CodeScale code_scale(int bit_depth) {
+    const double s = double(1 << (bit_depth - 8));
+    return {16.0 * s, 128.0 * s, 1.0 / (219.0 * s), 1.0 / (224.0 * s)};
+}
+
+VQ_HD inline double normalised_luma(int code, const CodeScale& scale) {
+    return (double(code) - scale.luma_offset) * scale.luma_step;
+}
+
+VQ_HD inline double normalised_chroma(int code, const CodeScale& scale) {
+    return (double(code) - scale.chroma_offset) * scale.chroma_step;
+}
+
+// ---- §4.2 Y'CbCr -> R'G'B' (QUIRK: analogue Y'UV coefficients on ±0.5 chroma) ---------------
+
+VQ_HD inline double gamma_red(double y, double v) { return y + 1.28033 * v; }
+VQ_HD inline double gamma_green(double y, double u, double v) {
+    return (y - 0.21482 * u) - 0.38059 * v;
+}
+VQ_HD inline double gamma_blue(double y, double u) { return y + 2.12798 * u; }
+
+// ---- §4.3 transfer (QUIRK: breakpoint 10/255, not 0.04045) --------------------------------
+
+inline constexpr double transfer_breakpoint = 10.0 / 255.0;
+
+VQ_HD inline double linearise(double c) {
+    if (c > transfer_breakpoint) return pow((c + 0.055) * (1.0 / 1.055), 2.4);
+    return c * (1.0 / 12.92);
+}
+
+// ---- §4.4 linear RGB -> XYZ, §4.5 XYZ -> CIELAB --------------------------------------------
+
+struct Lab {
+    float L, a, b;
+};
+
+struct Xyz {
+    double x, y, z;
+};
+
+VQ_HD inline Xyz rgb_to_xyz(double r, double g, double b) {
+    return {r * 0.4124564390896921 + g * 0.357576077643909 + b * 0.18043748326639894,
+            r * 0.21267285140562248 + g * 0.715152155287818 + b * 0.07217499330655958,
+            r * 0.019333895582329317 + g * 0.119192025881303 + b * 0.9503040785363677};
+}
+
+// f(t) of §4.5, rounded to float. pow(t, 1/3), not cbrt: they differ in last bits.
+VQ_HD inline float lab_f(double t) {
+    constexpr double kappa = 24389.0 / 27.0;
+    constexpr double epsilon = 216.0 / 24389.0;
+    if (t > epsilon) return float(pow(t, 1.0 / 3.0));
+    return float((kappa * t + 16.0) * (1.0 / 116.0));
+}
+
+// The white point divides by multiplying with a double reciprocal; Yn = 1 leaves Y unchanged.
+VQ_HD inline Lab xyz_to_lab(const Xyz& xyz) {
+    const float fx = lab_f(xyz.x * (1.0 / 0.95047));
+    const float fy = lab_f(xyz.y);
+    const float fz = lab_f(xyz.z * (1.0 / 1.08883));
+    return {float(116.0 * double(fy) - 16.0), float(500.0 * (double(fx) - double(fy))),
+            float(200.0 * (double(fy) - double(fz)))};
+}
+
+// The whole chain of §4.1-4.5 for one (Y, Cb, Cr) code triple.
+VQ_HD inline Lab ycbcr_to_lab(int Y, int Cb, int Cr, const CodeScale& scale) {
+    const double y = normalised_luma(Y, scale);
+    const double u = normalised_chroma(Cb, scale);
+    const double v = normalised_chroma(Cr, scale);
+    return xyz_to_lab(rgb_to_xyz(linearise(gamma_red(y, v)), linearise(gamma_green(y, u, v)),
+                                 linearise(gamma_blue(y, u))));
+}
+
+// ---- §4.6 ΔE00 with the reference's weights and mixed precision ----------------------------
+
+// QUIRK: kL = 0.65, kC = 1, kH = 4 (the standard uses 1, 1, 1).
+inline constexpr float weight_lightness = 0.65f;
+inline constexpr float weight_chroma = 1.0f;
+inline constexpr float weight_hue = 4.0f;
+
+// 25^7 in double (exact) for g, and as powf(25, 7) rounds it in single precision for R_T.
+inline constexpr double pow25_7 = 6103515625.0;
+inline constexpr float pow25_7_single = 6103515648.0f;
+
+// Row 5-6: a' = a + (a/2)·g with g = 1 - sqrt(C̄^7 / (C̄^7 + 25^7)).
+VQ_HD inline double chroma_compensation(float mean_chroma) {
+    const double c7 = pow(double(mean_chroma), 7.0);
+    return 1.0 - sqrt(c7 / (c7 + pow25_7));
+}
+
+VQ_HD inline float chroma(float a, float b) {
+    return float(sqrt(double(a) * double(a) + double(b) * double(b)));
+}
+
+// Row 12: hue angle in float radians within [0, F(2π)].
+VQ_HD inline float hue_angle(float b, float a_prime) {
+    if (b == 0.0f && a_prime == 0.0f) return 0.0f;
+    float h = float(atan2(double(b), double(a_prime)));
+    if (h < 0.0f) h = float(double(h) + 2.0 * pi);
+    return h;
+}
+
+// Row 13: Δh'. Tests the unprimed chroma for zero (equivalent to the standard's test).
+VQ_HD inline float hue_difference(float h1, float h2, float c1, float c2) {
+    if (c1 == 0.0f || c2 == 0.0f) return 0.0f;
+    const float delta = h2 - h1;
+    if (double(fabsf(h1 - h2)) <= pi) return delta;
+    if (h2 <= h1) return float(double(delta) + 2.0 * pi);
+    return float(double(delta) - 2.0 * pi);
+}
+
+// Row 15 (QUIRK): the wrapped case always adds 2π, and the zero-chroma case still halves.
+VQ_HD inline float mean_hue(float h1, float h2) {
+    const float sum = h1 + h2;
+    if (fabs(double(h1 - h2)) > pi) return float((double(sum) + 2.0 * pi) / 2.0);
+    return float(double(sum) / 2.0);
+}
+
+// Row 16.
+VQ_HD inline float hue_weighting(float mean_hue_angle) {
+    const double h = double(mean_hue_angle);
+    return float(1.0 - 0.17 * cos(h - pi / 6.0) + 0.24 * cos(2.0 * h) +
+                 0.32 * cos(3.0 * h + pi / 30.0) - 0.20 * cos(4.0 * h - 7.0 * pi / 20.0));
+}
+
+// Row 18 (QUIRK): mixed single/double precision, with three single-precision powf calls.
+VQ_HD inline float rotation_term(float mean_hue_angle, float mean_chroma_prime) {
+    const float degrees = float(double(mean_hue_angle) * (180.0 / pi));
+    const float x = float((double(degrees) - 275.0) * (1.0 / 25.0));
+    const float p = powf(mean_chroma_prime, 7.0f);
+    const float ratio = p / (p + pow25_7_single);
+    const float angle = float(60.0 * exp(double(-powf(x, 2.0f))));
+    const float radians = float(double(angle) * (pi / 180.0));
+    return float(-2.0 * sqrt(double(ratio)) * sin(double(radians)));
+}
+
+// ΔE00 between a reference (1) and a distorted (2) colour, rounded to float (rows 1-20).
+VQ_HD inline float delta_e_2000(const Lab& p1, const Lab& p2) {
+    const float delta_l = p2.L - p1.L;
+    const float mean_l = (p1.L + p2.L) / 2.0f;
+
+    const float c1 = chroma(p1.a, p1.b);
+    const float c2 = chroma(p2.a, p2.b);
+    const float mean_c = (c1 + c2) / 2.0f;
+    const double g = chroma_compensation(mean_c);
+    const float a1p = float(double(p1.a) + double(p1.a / 2.0f) * g);
+    const float a2p = float(double(p2.a) + double(p2.a / 2.0f) * g);
+    const float c1p = chroma(a1p, p1.b);
+    const float c2p = chroma(a2p, p2.b);
+    const float mean_cp = (c1p + c2p) / 2.0f;
+    const float delta_cp = c2p - c1p;
+
+    const float d = mean_l - 50.0f;
+    const double d2 = double(d) * double(d);
+    const float s_l = float(1.0 + 0.015 * d2 / sqrt(20.0 + d2));
+    const float s_c = float(1.0 + 0.045 * double(mean_cp));
+
+    const float h1 = hue_angle(p1.b, a1p);
+    const float h2 = hue_angle(p2.b, a2p);
+    const float delta_h = hue_difference(h1, h2, c1, c2);
+    const float delta_hp =
+        float(2.0 * sqrt(double(c1p * c2p)) * sin(double(delta_h) / 2.0));
+
+    const float mean_h = mean_hue(h1, h2);
+    const float t = hue_weighting(mean_h);
+    const float s_h = float(1.0 + (0.015 * double(mean_cp)) * double(t));
+    const float r_t = rotation_term(mean_h, mean_cp);
+
+    const float l = delta_l / (weight_lightness * s_l);
+    const float c = delta_cp / (weight_chroma * s_c);
+    const float h = delta_hp / (weight_hue * s_h);
+    const float q = (r_t * c) * h;
+    return float(sqrt(double(l) * double(l) + double(c) * double(c) + double(h) * double(h) +
+                      double(q)));
+}
+
+// §4.7: 45 - 20·log10(mean ΔE). All-zero ΔE gives log10(0) = -inf, so the score is +inf (§6).
+VQ_HD inline double frame_score(double delta_e_sum, unsigned long long pixel_count) {
+    return 45.0 - 20.0 * log10(delta_e_sum / double(pixel_count));
+}
+
+}  // namespace vq::ciede

@@ -1,0 +1,101 @@
+// JSON output, byte for byte as libvmaf writes it (spec/cli-and-output.md §11.3), quirks kept:
+// a non-finite per-frame value prints `null` without its newline, the frames array separator
+// is keyed on the frame index rather than on "first printed", and names are not escaped.
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "report/writers.hpp"
+
+namespace vq::report {
+
+namespace {
+
+std::string json_number(double value, const NumberStyle& style) {
+    return std::isfinite(value) ? format_number(value, style) : "null";
+}
+
+// Number of columns holding a value at this frame: the last of them gets no comma.
+std::size_t values_at(const ScoreTable& table, std::size_t frame) {
+    std::size_t count = 0;
+    for (std::size_t column = 0; column < table.column_count(); ++column)
+        if (table.value(column, frame)) ++count;
+    return count;
+}
+
+void write_frames(std::ostream& out, const ScoreTable& table, const NumberStyle& style) {
+    out << "  \"frames\": [";
+    for (std::size_t frame = 0; frame < table.frame_count(); ++frame) {
+        if (!frame_printed(table, frame)) continue;
+        out << (frame > 0 ? ",\n" : "\n");
+        out << "    {\n      \"frameNum\": " << std::to_string(frame) << ",\n";
+        out << "      \"metrics\": {\n";
+        const std::size_t count = values_at(table, frame);
+        std::size_t written = 0;
+        for (std::size_t column = 0; column < table.column_count(); ++column) {
+            const auto value = table.value(column, frame);
+            if (!value) continue;
+            ++written;
+            out << "        \"" << table.name(column) << "\": " << json_number(*value, style)
+                << (written < count ? "," : "");
+            if (std::isfinite(*value)) out << '\n';
+        }
+        out << "      }\n    }";
+    }
+    out << "\n  ],\n";
+}
+
+void write_pooled(std::ostream& out, const ScoreTable& table, const NumberStyle& style) {
+    out << "  \"pooled_metrics\": {";
+    for (std::size_t column = 0; column < table.column_count(); ++column) {
+        out << (column > 0 ? ",\n" : "\n");
+        out << "    \"" << table.name(column) << "\": {";
+        for (const PoolingMethod method : all_pooling_methods) {
+            const auto pooled = table.pooled(column, method);
+            if (!pooled) continue;
+            out << (method != PoolingMethod::min ? ",\n" : "\n");
+            out << "      \"" << to_string(method) << "\": " << json_number(*pooled, style);
+        }
+        out << "\n    }";
+    }
+    out << "\n  },\n";
+}
+
+void write_aggregates(std::ostream& out, const ScoreTable& table, const NumberStyle& style) {
+    out << "  \"aggregate_metrics\": {";
+    const auto& aggregates = table.aggregates();
+    for (std::size_t j = 0; j < aggregates.size(); ++j) {
+        out << "\n    \"" << aggregates[j].first << "\": " << json_number(aggregates[j].second, style)
+            << (j + 1 < aggregates.size() ? "," : "");
+    }
+    out << "\n  }";
+}
+
+// vq's extension: which backend computed what. libvmaf has no such members, so golden
+// comparisons must ignore "backend_used" and "feature_backends" (like "version" and "fps").
+// They come last so that everything before them stays libvmaf's text.
+void write_backend_receipt(std::ostream& out, const ScoreTable& table) {
+    const auto quoted = [](const std::string& text) { return nlohmann::json(text).dump(); };
+    out << ",\n  \"backend_used\": " << quoted(table.backend_used) << ",\n";
+    out << "  \"feature_backends\": {";
+    for (std::size_t r = 0; r < table.receipts.size(); ++r) {
+        out << "\n    " << quoted(table.receipts[r].feature) << ": "
+            << quoted(table.receipts[r].backend) << (r + 1 < table.receipts.size() ? "," : "");
+    }
+    out << "\n  }";
+}
+
+}  // namespace
+
+void write_json(std::ostream& out, const ScoreTable& table, const NumberStyle& style,
+                const ReportInfo& info) {
+    out << "{\n";
+    out << "  \"version\": \"" << info.version << "\",\n";
+    out << "  \"fps\": " << (std::isfinite(table.fps) ? format_fps(table.fps) : "null") << ",\n";
+    write_frames(out, table, style);
+    write_pooled(out, table, style);
+    write_aggregates(out, table, style);
+    write_backend_receipt(out, table);
+    out << "\n}\n";
+}
+
+}  // namespace vq::report

@@ -1,0 +1,33 @@
+// Writing a ScoreTable in libvmaf's output formats (spec/cli-and-output.md §11).
+#pragma once
+
+#include <ostream>
+#include <string>
+
+#include "vq/scores.hpp"
+
+namespace vq {
+
+enum class OutputFormat { xml, json, csv, sub };
+
+// How numbers are printed. libvmaf's rule by default (%.6f, or %.16f when the fractional part
+// has more than six leading zeros); `digits` > 0 prints %.<digits>g; max_precision prints %.17g.
+struct NumberStyle {
+    enum class Kind { libvmaf, significant_digits } kind = Kind::libvmaf;
+    int digits = 17;
+    static NumberStyle libvmaf_default() { return {}; }
+    static NumberStyle significant(int n) { return {Kind::significant_digits, n}; }
+};
+
+// Formats one finite or non-finite number as the text formats (XML, CSV, SUB) print it.
+std::string format_number(double value, const NumberStyle& style);
+
+struct ReportInfo {
+    std::string version;  // written as "version"
+};
+
+// Writes the whole report. JSON adds "backend_used" and "feature_backends" (vq's receipt).
+void write_report(std::ostream& out, const ScoreTable& table, OutputFormat format,
+                  const NumberStyle& style, const ReportInfo& info);
+
+}  // namespace vq

@@ -1,0 +1,58 @@
+// XML output as libvmaf writes it (spec/cli-and-output.md §11.4): every attribute is followed by
+// one space, so elements end in `" />`; non-finite numbers print as printf does (inf, nan);
+// names are not escaped.
+#include "report/writers.hpp"
+
+namespace vq::report {
+
+namespace {
+
+void write_frames(std::ostream& out, const ScoreTable& table, const NumberStyle& style) {
+    out << "  <frames>\n";
+    for (std::size_t frame = 0; frame < table.frame_count(); ++frame) {
+        if (!frame_printed(table, frame)) continue;
+        out << "    <frame frameNum=\"" << std::to_string(frame) << "\" ";
+        for (std::size_t column = 0; column < table.column_count(); ++column) {
+            if (const auto value = table.value(column, frame))
+                out << table.name(column) << "=\"" << format_number(*value, style) << "\" ";
+        }
+        out << "/>\n";
+    }
+    out << "  </frames>\n";
+}
+
+void write_pooled(std::ostream& out, const ScoreTable& table, const NumberStyle& style) {
+    out << "  <pooled_metrics>\n";
+    for (std::size_t column = 0; column < table.column_count(); ++column) {
+        out << "    <metric name=\"" << table.name(column) << "\" ";
+        for (const PoolingMethod method : all_pooling_methods) {
+            if (const auto pooled = table.pooled(column, method))
+                out << to_string(method) << "=\"" << format_number(*pooled, style) << "\" ";
+        }
+        out << "/>\n";
+    }
+    out << "  </pooled_metrics>\n";
+}
+
+void write_aggregates(std::ostream& out, const ScoreTable& table, const NumberStyle& style) {
+    out << "  <aggregate_metrics ";
+    for (const auto& [name, value] : table.aggregates())
+        out << name << "=\"" << format_number(value, style) << "\" ";
+    out << "/>\n";
+}
+
+}  // namespace
+
+void write_xml(std::ostream& out, const ScoreTable& table, const NumberStyle& style,
+               const ReportInfo& info) {
+    out << "<VMAF version=\"" << info.version << "\">\n";
+    out << "  <params qualityWidth=\"" << std::to_string(table.width) << "\" qualityHeight=\""
+        << std::to_string(table.height) << "\" />\n";
+    out << "  <fyi fps=\"" << format_fps(table.fps) << "\" />\n";
+    write_frames(out, table, style);
+    write_pooled(out, table, style);
+    write_aggregates(out, table, style);
+    out << "</VMAF>\n";
+}
+
+}  // namespace vq::report

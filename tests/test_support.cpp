@@ -1,0 +1,43 @@
+#include "test_support.hpp"
+
+#include <cstdlib>
+#include <mutex>
+
+namespace vq::test {
+
+std::optional<std::filesystem::path> shared_dir() {
+    const std::filesystem::path dir = VQ_SHARED_DIR;
+    if (std::filesystem::is_directory(dir / "fixtures")) return dir;
+    return std::nullopt;
+}
+
+std::optional<std::filesystem::path> fixtures_dir() {
+    static std::once_flag once;
+    static std::optional<std::filesystem::path> result;
+    std::call_once(once, [] {
+        const auto shared = shared_dir();
+        if (!shared) return;
+        const std::filesystem::path dest = std::filesystem::path(VQ_BINARY_DIR) / "fixtures";
+        const std::string command = "\"" + (*shared / "fixtures" / "unpack.sh").string() + "\" \"" +
+                                    dest.string() + "\" > /dev/null";
+        if (std::system(command.c_str()) == 0) result = dest;
+    });
+    return result;
+}
+
+std::optional<std::filesystem::path> golden_dir() {
+    const auto shared = shared_dir();
+    if (!shared) return std::nullopt;
+    return *shared / "golden";
+}
+
+std::filesystem::path vq_binary() { return VQ_CLI_PATH; }
+
+std::filesystem::path scratch_dir(const std::string& name) {
+    const auto dir = std::filesystem::path(VQ_BINARY_DIR) / "scratch" / name;
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    return dir;
+}
+
+}  // namespace vq::test

@@ -1,0 +1,34 @@
+// Helpers shared by the tests: locating ../shared and the unpacked fixtures.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include <gtest/gtest.h>
+
+namespace vq::test {
+
+// ../shared beside the checkout, if present.
+std::optional<std::filesystem::path> shared_dir();
+
+// The directory holding <fixture>/{ref,dist}.y4m, unpacked on first use into the build tree.
+// Empty when ../shared is absent.
+std::optional<std::filesystem::path> fixtures_dir();
+
+// The golden directory (../shared/golden), if present.
+std::optional<std::filesystem::path> golden_dir();
+
+// Path of the built `vq` executable.
+std::filesystem::path vq_binary();
+
+// A fresh empty directory under the build tree for one test's files.
+std::filesystem::path scratch_dir(const std::string& name);
+
+}  // namespace vq::test
+
+// Skips the current test with a message when ../shared is not beside the checkout.
+#define VQ_REQUIRE_FIXTURES(var)                                                        \
+    const auto var##_opt = ::vq::test::fixtures_dir();                                  \
+    if (!var##_opt) GTEST_SKIP() << "../shared/fixtures not found: golden test skipped"; \
+    const std::filesystem::path var = *var##_opt

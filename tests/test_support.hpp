@@ -32,3 +32,18 @@ std::filesystem::path scratch_dir(const std::string& name);
     const auto var##_opt = ::vq::test::fixtures_dir();                                  \
     if (!var##_opt) GTEST_SKIP() << "../shared/fixtures not found: golden test skipped"; \
     const std::filesystem::path var = *var##_opt
+
+namespace vq::test {
+
+struct CommandResult {
+    int exit_code = -1;
+    std::string output;  // stdout and stderr together
+};
+
+// Runs `vq` with the given argument string (shell syntax) and captures its output.
+CommandResult run_vq(const std::string& arguments);
+
+// Reads a whole file.
+std::string read_file(const std::filesystem::path& path);
+
+}  // namespace vq::test

@@ -127,6 +127,9 @@ void Session::Impl::bind(Backend backend) {
         }
         features.push_back(std::move(bound));
     }
+    if (!cuda_features.empty() && cuda_devices() == 0)
+        throw usage_error(fmt::format("feature '{}' needs a CUDA device, and none is usable",
+                                      features[0].name));
     for (Bound& bound : features) {
         bound.feature->init(format);
         needs_reference = needs_reference || bound.feature->uses_reference();

@@ -4,8 +4,8 @@
 // operation is written with its operand types spelled out, because the reference is C and its
 // float/double mix is part of the bit pattern (§5): a float argument to sqrt/sin/exp/atan2 is
 // promoted to double there, whereas the C++ float overloads would stay in single precision. So
-// every call below passes a double explicitly, except the three powf calls that the reference
-// makes in single precision. Build without -ffast-math and with -ffp-contract=off.
+// every call below passes a double explicitly, except where the reference calls powf (single
+// precision). Build without -ffast-math and with -ffp-contract=off.
 #pragma once
 
 #include <math.h>  // the C functions by their C names: powf is the single-precision pow
@@ -157,13 +157,15 @@ VQ_HD inline float hue_weighting(float mean_hue_angle) {
                  0.32 * cos(3.0 * h + pi / 30.0) - 0.20 * cos(4.0 * h - 7.0 * pi / 20.0));
 }
 
-// Row 18 (QUIRK): mixed single/double precision, with three single-precision powf calls.
+// Row 18 (QUIRK): mixed single/double precision, with single-precision powf calls.
 VQ_HD inline float rotation_term(float mean_hue_angle, float mean_chroma_prime) {
     const float degrees = float(double(mean_hue_angle) * (180.0 / pi));
     const float x = float((double(degrees) - 275.0) * (1.0 / 25.0));
     const float p = powf(mean_chroma_prime, 7.0f);
     const float ratio = p / (p + pow25_7_single);
-    const float angle = float(60.0 * exp(double(-powf(x, 2.0f))));
+    // The reference's powf(x, 2) is folded by the C compiler into the single-precision square
+    // x * x (exact folding, done at any optimisation level), so that is what its binary computes.
+    const float angle = float(60.0 * exp(double(-(x * x))));
     const float radians = float(double(angle) * (pi / 180.0));
     return float(-2.0 * sqrt(double(ratio)) * sin(double(radians)));
 }

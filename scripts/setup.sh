@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# setup.sh — installs vq's build dependencies from Debian's packages and builds vq (Release) in
+# ./build. CUDA is used when nvcc is found (/usr/local/cuda or PATH); the build works without it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(cmake ninja-build g++ pkg-config xz-utils libtbb-dev libcli11-dev nlohmann-json3-dev
+          libfmt-dev libgtest-dev libgmock-dev libbenchmark-dev libpng-dev)
+missing=()
+for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release "$@"
+cmake --build build

@@ -1,0 +1,99 @@
+// The `cambi` feature definition: its option table (spec §2) and how the options are read.
+
+#include <memory>
+
+#include "metrics/cambi/cambi.hpp"
+#include "metrics/cambi/cambi_feature.hpp"
+
+namespace vq {
+namespace cambi {
+namespace {
+
+OptionSpec integer(std::string key, std::int64_t value, double min, double max, std::string alias,
+                   std::string description) {
+    return {std::move(key), OptionType::integer, value, min, max, {}, std::move(alias),
+            std::move(description)};
+}
+
+OptionSpec real(std::string key, double value, double min, double max, std::string alias,
+                std::string description) {
+    return {std::move(key), OptionType::real, value, min, max, {}, std::move(alias),
+            std::move(description)};
+}
+
+OptionSpec eotf_option(std::string key, std::string alias, std::string description) {
+    return {std::move(key), OptionType::text, std::string("bt1886"), 0, 0, {"bt1886", "pq"},
+            std::move(alias), std::move(description)};
+}
+
+// Aliases are libvmaf's: they name the outputs of non-default options (§12). Options without
+// an alias of their own (topk, eotf) use their key; full_ref and heatmaps_path rename nothing.
+std::vector<OptionSpec> option_table() {
+    return {
+        integer("window_size", 65, 15, 127, "ws",
+                "c-value window at 4K, scaled to the processing size (at most 65 after scaling)"),
+        real("topk", 0.6, 0.0001, 1.0, "topk", "fraction of c-values pooled per scale"),
+        real("cambi_topk", 0.6, 0.0001, 1.0, "ctpk", "same as topk; used when topk is 0.6"),
+        real("tvi_threshold", 0.019, 0.0001, 1.0, "tvit",
+             "relative luminance step considered visible"),
+        real("cambi_vis_lum_threshold", 0.0, 0.0, 300.0, "vlt",
+             "luminance (cd/m²) below which banding is ignored"),
+        integer("max_log_contrast", 2, 0, 5, "mlc", "log2 of the number of contrast steps"),
+        integer("enc_width", 0, 180, 7680, "encw", "processing width of the distorted picture"),
+        integer("enc_height", 0, 150, 7680, "ench", "processing height of the distorted picture"),
+        integer("enc_bitdepth", 0, 6, 16, "encbd",
+                "bit depth of the encode; below 10 turns on the anti-dithering filter"),
+        integer("src_width", 0, 320, 7680, "srcw", "processing width of the reference picture"),
+        integer("src_height", 0, 200, 4320, "srch", "processing height of the reference picture"),
+        eotf_option("eotf", "eotf", "EOTF of the visibility thresholds"),
+        eotf_option("cambi_eotf", "ceot", "same as eotf; used when not bt1886"),
+        integer("cambi_high_res_speedup", 0, 0, 2160, "hrs",
+                "1080, 1440 or 2160: halve the work for encodes at least that large"),
+        real("cambi_max_val", 1000.0, 0.0, 1000.0, "cmxv", "upper clip of every score"),
+        {"full_ref", OptionType::boolean, false, 0, 0, {}, "",
+         "also score the reference picture (cambi_source, cambi_full_reference)"},
+        {"heatmaps_path", OptionType::text, std::string(), 0, 0, {}, "",
+         "directory for per-scale c-value heatmaps (raw .gray and .png)"},
+    };
+}
+
+}  // namespace
+
+Options Options::from(const OptionValues& values) {
+    Options options;
+    options.window_size = int(values.get_int("window_size"));
+    options.topk = values.get_double("topk");
+    options.cambi_topk = values.get_double("cambi_topk");
+    options.tvi_threshold = values.get_double("tvi_threshold");
+    options.vis_lum_threshold = values.get_double("cambi_vis_lum_threshold");
+    options.max_log_contrast = int(values.get_int("max_log_contrast"));
+    options.enc_width = int(values.get_int("enc_width"));
+    options.enc_height = int(values.get_int("enc_height"));
+    options.enc_bitdepth = int(values.get_int("enc_bitdepth"));
+    options.src_width = int(values.get_int("src_width"));
+    options.src_height = int(values.get_int("src_height"));
+    options.eotf = values.get_string("eotf");
+    options.cambi_eotf = values.get_string("cambi_eotf");
+    options.high_res_speedup = int(values.get_int("cambi_high_res_speedup"));
+    options.max_val = values.get_double("cambi_max_val");
+    options.full_ref = values.get_bool("full_ref");
+    options.heatmaps_path = values.get_string("heatmaps_path");
+    options.output_name = "cambi" + values.output_suffix();
+    return options;
+}
+
+}  // namespace cambi
+
+FeatureDefinition cambi_definition() {
+    return {
+        "cambi",
+        "CAMBI banding score (no-reference; full_ref=true also scores the reference)",
+        cambi::option_table(),
+        [](const OptionValues& values) -> std::unique_ptr<CpuFeature> {
+            return std::make_unique<cambi::CambiCpu>(cambi::Options::from(values));
+        },
+        nullptr,
+    };
+}
+
+}  // namespace vq

@@ -1,0 +1,63 @@
+// Helpers for the ciede tests: build pictures, read fixtures, run the CPU twin directly.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/feature.hpp"
+#include "io/frame_source.hpp"
+#include "metrics/ciede/ciede.hpp"
+#include "vq/options.hpp"
+#include "vq/picture.hpp"
+
+namespace vq::test {
+
+// A picture whose sample (plane, row, col) is code(plane, row, col).
+inline Picture make_picture(const VideoFormat& format,
+                            const std::function<int(int, int, int)>& code) {
+    Picture picture = Picture::allocate(format);
+    for (int p = 0; p < format.plane_count(); ++p)
+        for (int r = 0; r < format.plane_height(p); ++r)
+            for (int c = 0; c < format.plane_width(p); ++c) {
+                const std::size_t at = std::size_t(r) * format.plane_width(p) + c;
+                if (format.bit_depth > 8)
+                    picture.plane_data<std::uint16_t>(p)[at] = std::uint16_t(code(p, r, c));
+                else
+                    picture.plane_data<std::uint8_t>(p)[at] = std::uint8_t(code(p, r, c));
+            }
+    return picture;
+}
+
+// The CPU twin, built through the registry's definition and its option table.
+inline std::unique_ptr<CpuFeature> make_ciede(
+    const VideoFormat& format, const std::vector<std::pair<std::string, std::string>>& options = {}) {
+    const FeatureDefinition definition = ciede_definition();
+    auto feature = definition.make_cpu(bind_options("ciede", definition.options, options));
+    feature->init(format);
+    return feature;
+}
+
+inline double ciede_score(CpuFeature& feature, const Picture& ref, const Picture& dist) {
+    CiedeBlock block{};
+    feature.compute(FramePair{ref, dist}, std::as_writable_bytes(std::span(&block, 1)));
+    double score = 0;
+    feature.finish(std::as_bytes(std::span(&block, 1)), std::span(&score, 1));
+    return score;
+}
+
+inline double ciede_score(const Picture& ref, const Picture& dist,
+                          const std::vector<std::pair<std::string, std::string>>& options = {}) {
+    return ciede_score(*make_ciede(ref.format(), options), ref, dist);
+}
+
+inline std::vector<Picture> read_all_frames(const std::string& path) {
+    auto source = open_y4m(path);
+    std::vector<Picture> frames;
+    while (auto picture = source->next()) frames.push_back(std::move(*picture));
+    return frames;
+}
+
+}  // namespace vq::test

@@ -5,8 +5,15 @@
 
 namespace vq::test {
 
+// Each path can be overridden from the environment, for running a build on another machine
+// (scripts/device_round.sh runs the tests on the GPU machine from a different directory).
+std::filesystem::path configured(const char* variable, const char* built_in) {
+    const char* value = std::getenv(variable);
+    return value && *value ? value : built_in;
+}
+
 std::optional<std::filesystem::path> shared_dir() {
-    const std::filesystem::path dir = VQ_SHARED_DIR;
+    const std::filesystem::path dir = configured("VQ_TEST_SHARED_DIR", VQ_SHARED_DIR);
     if (std::filesystem::is_directory(dir / "fixtures")) return dir;
     return std::nullopt;
 }
@@ -17,7 +24,7 @@ std::optional<std::filesystem::path> fixtures_dir() {
     std::call_once(once, [] {
         const auto shared = shared_dir();
         if (!shared) return;
-        const std::filesystem::path dest = std::filesystem::path(VQ_BINARY_DIR) / "fixtures";
+        const std::filesystem::path dest = configured("VQ_TEST_BINARY_DIR", VQ_BINARY_DIR) / "fixtures";
         const std::string command = "\"" + (*shared / "fixtures" / "unpack.sh").string() + "\" \"" +
                                     dest.string() + "\" > /dev/null";
         if (std::system(command.c_str()) == 0) result = dest;
@@ -31,10 +38,10 @@ std::optional<std::filesystem::path> golden_dir() {
     return *shared / "golden";
 }
 
-std::filesystem::path vq_binary() { return VQ_CLI_PATH; }
+std::filesystem::path vq_binary() { return configured("VQ_TEST_CLI", VQ_CLI_PATH); }
 
 std::filesystem::path scratch_dir(const std::string& name) {
-    const auto dir = std::filesystem::path(VQ_BINARY_DIR) / "scratch" / name;
+    const auto dir = configured("VQ_TEST_BINARY_DIR", VQ_BINARY_DIR) / "scratch" / name;
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
     return dir;

@@ -1,5 +1,6 @@
 #include "vq/session.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <deque>
 
@@ -129,7 +130,7 @@ void Session::Impl::bind(Backend backend) {
     }
     if (!cuda_features.empty() && cuda_devices() == 0)
         throw usage_error(fmt::format("feature '{}' needs a CUDA device, and none is usable",
-                                      features[0].name));
+                                      std::find_if(features.begin(), features.end(), [](const Bound& b) { return b.feature->backend() == Backend::cuda; })->name));
     for (Bound& bound : features) {
         bound.feature->init(format);
         needs_reference = needs_reference || bound.feature->uses_reference();

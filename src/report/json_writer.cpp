@@ -2,6 +2,7 @@
 // a non-finite per-frame value prints `null` without its newline, the frames array separator
 // is keyed on the frame index rather than on "first printed", and names are not escaped.
 #include <cmath>
+
 #include <nlohmann/json.hpp>
 
 #include "report/writers.hpp"

@@ -157,7 +157,9 @@ TEST(Y4mReader, OddSizedPlanesHaveCeilDimensions) {
 TEST(Y4mReader, HighDepthSamplesAreLittleEndian) {
     const fs::path path = test::scratch_dir("y4m_le") / "in.y4m";
     // 1x1 4:4:4 at 16 bits: Y=0x0102, Cb=0xfedc, Cr=0x00ff.
-    write_file(path, std::string("YUV4MPEG2 W1 H1 F1:1 C444p16\nFRAME\n\x02\x01\xdc\xfe\xff\x00", 32));
+    const char samples[] = {'\x02', '\x01', '\xdc', '\xfe', '\xff', '\x00'};
+    write_file(path,
+               "YUV4MPEG2 W1 H1 F1:1 C444p16\nFRAME\n" + std::string(samples, sizeof samples));
     const auto source = open_y4m(path.string());
     const std::optional<Picture> picture = source->next();
     ASSERT_TRUE(picture);
@@ -171,7 +173,8 @@ TEST(Y4mReader, StepsOverTheAlphaPlane) {
     const fs::path path = test::scratch_dir("y4m_alpha") / "in.y4m";
     const VideoFormat format{5, 3, 8, ChromaFormat::yuv444};
     std::string bytes = "YUV4MPEG2 W5 H3 F1:1 C444alpha\n";
-    for (int f = 0; f < 2; ++f) bytes += "FRAME\n" + frame_bytes(format, f) + std::string(15, '\xaa');
+    for (int f = 0; f < 2; ++f)
+        bytes += "FRAME\n" + frame_bytes(format, f) + std::string(15, '\xaa');
     write_file(path, bytes);
     const auto source = open_y4m(path.string());
     EXPECT_EQ(source->format(), format);
@@ -183,8 +186,9 @@ TEST(Y4mReader, StepsOverTheAlphaPlane) {
 TEST(Y4mReader, AcceptsFrameParameters) {
     const fs::path path = test::scratch_dir("y4m_frame_params") / "in.y4m";
     const VideoFormat format{4, 2, 8, ChromaFormat::yuv420};
-    const std::string bytes = "YUV4MPEG2 W4 H2 F1:1\nFRAME Ip XFRAME_ID=0\n" + frame_bytes(format, 0) +
-                              "FRAME" + std::string(" X", 500) + "\n" + frame_bytes(format, 1);
+    const std::string bytes = "YUV4MPEG2 W4 H2 F1:1\nFRAME Ip XFRAME_ID=0\n" +
+                              frame_bytes(format, 0) + "FRAME X" + std::string(500, 'x') + "\n" +
+                              frame_bytes(format, 1);
     write_file(path, bytes);
     const auto source = open_y4m(path.string());
     expect_frame(source->next(), format, 0);
@@ -193,7 +197,8 @@ TEST(Y4mReader, AcceptsFrameParameters) {
 }
 
 TEST(Y4mReader, HeaderOnlyFileHasNoFrames) {
-    const fs::path path = write_file(test::scratch_dir("y4m_no_frames") / "in.y4m", "YUV4MPEG2 W4 H2 F1:1\n");
+    const fs::path path =
+        write_file(test::scratch_dir("y4m_no_frames") / "in.y4m", "YUV4MPEG2 W4 H2 F1:1\n");
     EXPECT_FALSE(open_y4m(path.string())->next());
 }
 
@@ -233,14 +238,16 @@ TEST(Y4mReader, AnAllocatorThatFailsIsReportedWithTheFrame) {
     write_file(path, y4m_file("YUV4MPEG2 W5 H3 F1:1", {5, 3, 8, ChromaFormat::yuv420}, 1));
     const auto source = open_y4m(path.string());
     source->set_allocator([](std::size_t) -> FrameBuffer { throw std::bad_alloc(); });
-    EXPECT_EQ(error_of([&] { source->next(); }), "'" + path.string() + "': frame 0: cannot allocate 27 bytes");
+    EXPECT_EQ(error_of([&] { source->next(); }),
+              "'" + path.string() + "': frame 0: cannot allocate 27 bytes");
 }
 
 // --- Y4M errors ----------------------------------------------------------------------------
 
 TEST(Y4mReader, MissingFileNamesTheFileAndTheReason) {
     const fs::path path = test::scratch_dir("y4m_missing") / "nope.y4m";
-    EXPECT_EQ(open_y4m_error(path), "cannot open '" + path.string() + "': No such file or directory");
+    EXPECT_EQ(open_y4m_error(path),
+              "cannot open '" + path.string() + "': No such file or directory");
 }
 
 TEST(Y4mReader, DirectoryIsNotAFile) {
@@ -255,8 +262,9 @@ TEST(Y4mReader, EmptyFile) {
 
 TEST(Y4mReader, BadMagic) {
     const fs::path dir = test::scratch_dir("y4m_magic");
-    for (const std::string& content : {std::string("RIFF....WAVEfmt \n"), std::string("YUV4MPEG W2 H2 F1:1\n"),
-                                       std::string("YUV4"), std::string(4096, '\0')}) {
+    for (const std::string& content :
+         {std::string("RIFF....WAVEfmt \n"), std::string("YUV4MPEG W2 H2 F1:1\n"),
+          std::string("YUV4"), std::string(4096, '\0')}) {
         const fs::path path = write_file(dir / "in.y4m", content);
         EXPECT_EQ(open_y4m_error(path), "'" + path.string() + "' is not a YUV4MPEG2 file");
     }
@@ -274,7 +282,8 @@ TEST(Y4mReader, BadHeadersNameTheFileAndTheProblem) {
     EXPECT_EQ(error_for("YUV4MPEG2 W2 H2\n"), prefix + "missing F (frame rate) tag");
     EXPECT_EQ(error_for("YUV4MPEG2 W2 H2 F1:1 It\n"),
               prefix + "It: interlaced video is not supported (only progressive frames, Ip)");
-    EXPECT_EQ(error_for("YUV4MPEG2 W2 H2 F1:1 C420p10le\n"), prefix + "C420p10le: unknown chroma format");
+    EXPECT_EQ(error_for("YUV4MPEG2 W2 H2 F1:1 C420p10le\n"),
+              prefix + "C420p10le: unknown chroma format");
     EXPECT_EQ(error_for("YUV4MPEG2 W2 H2 F1:1"), prefix + "the file ends inside the header");
     EXPECT_EQ(error_for("YUV4MPEG2 W2 H2 F1:1 X" + std::string(5000, 'x') + "\n"),
               prefix + "header is longer than 1024 bytes");
@@ -288,7 +297,8 @@ TEST(Y4mReader, AbsurdDimensionsFailAtOpen) {
     write_file(path, "YUV4MPEG2 W99999999 H99999999 F1:1 C444p16\nFRAME\n");
     EXPECT_EQ(open_y4m_error(path), prefix + "W99999999: width must be an integer 1..16384");
     write_file(path, "YUV4MPEG2 W4 H18446744073709551617 F1:1\nFRAME\n");
-    EXPECT_EQ(open_y4m_error(path), prefix + "H18446744073709551617: height must be an integer 1..16384");
+    EXPECT_EQ(open_y4m_error(path),
+              prefix + "H18446744073709551617: height must be an integer 1..16384");
     write_file(path, "YUV4MPEG2 W0 H4 F1:1\nFRAME\n");
     EXPECT_EQ(open_y4m_error(path), prefix + "W0: width must be an integer 1..16384");
 }
@@ -296,11 +306,13 @@ TEST(Y4mReader, AbsurdDimensionsFailAtOpen) {
 TEST(Y4mReader, TruncatedLastFrameNamesFileAndFrame) {
     const fs::path path = test::scratch_dir("y4m_truncated") / "in.y4m";
     const VideoFormat format{5, 3, 8, ChromaFormat::yuv420};  // 27 bytes a frame
-    write_file(path, y4m_file("YUV4MPEG2 W5 H3 F1:1", format, 2) + "FRAME\n" + frame_bytes(format, 2).substr(0, 20));
+    write_file(path, y4m_file("YUV4MPEG2 W5 H3 F1:1", format, 2) + "FRAME\n" +
+                         frame_bytes(format, 2).substr(0, 20));
     const auto source = open_y4m(path.string());
     expect_frame(source->next(), format, 0);
     expect_frame(source->next(), format, 1);
-    const std::string expected = "'" + path.string() + "': frame 2 is truncated (got 20 of 27 bytes)";
+    const std::string expected =
+        "'" + path.string() + "': frame 2 is truncated (got 20 of 27 bytes)";
     EXPECT_EQ(error_of([&] { source->next(); }), expected);
     EXPECT_EQ(error_of([&] { source->next(); }), expected);  // never a clean end afterwards
     EXPECT_EQ(error_of([&] { source->skip(); }), expected);
@@ -309,10 +321,12 @@ TEST(Y4mReader, TruncatedLastFrameNamesFileAndFrame) {
 TEST(Y4mReader, TruncationWhileSkippingIsAnError) {
     const fs::path path = test::scratch_dir("y4m_truncated_skip") / "in.y4m";
     const VideoFormat format{5, 3, 8, ChromaFormat::yuv444};
-    write_file(path, y4m_file("YUV4MPEG2 W5 H3 F1:1 C444", format, 1) + "FRAME\n" + std::string(44, 'x'));
+    write_file(path,
+               y4m_file("YUV4MPEG2 W5 H3 F1:1 C444", format, 1) + "FRAME\n" + std::string(44, 'x'));
     const auto source = open_y4m(path.string());
     EXPECT_TRUE(source->skip());
-    EXPECT_EQ(error_of([&] { source->skip(); }), "'" + path.string() + "': frame 1 is truncated (got 44 of 45 bytes)");
+    EXPECT_EQ(error_of([&] { source->skip(); }),
+              "'" + path.string() + "': frame 1 is truncated (got 44 of 45 bytes)");
 }
 
 TEST(Y4mReader, TruncatedAlphaPlaneCountsInTheFrame) {
@@ -336,7 +350,8 @@ TEST(Y4mReader, FileEndingAfterFrameMarkerIsTruncated) {
         const fs::path path = write_file(dir / "in.y4m", one + tail);
         const auto source = open_y4m(path.string());
         expect_frame(source->next(), format, 0);
-        EXPECT_EQ(error_of([&] { source->next(); }), "'" + path.string() + "': frame 1" + problem) << tail;
+        EXPECT_EQ(error_of([&] { source->next(); }), "'" + path.string() + "': frame 1" + problem)
+            << tail;
     }
 }
 
@@ -346,12 +361,14 @@ TEST(Y4mReader, LostFraming) {
     const std::string one = y4m_file("YUV4MPEG2 W4 H2 F1:1", format, 1);
     // A frame one byte too long (as a reader with floor-sized chroma would expect), a frame
     // with a broken marker, and garbage where the next frame should start.
-    for (const std::string& tail : {"xFRAME\n" + frame_bytes(format, 1), "FRAMX\n" + frame_bytes(format, 1),
-                                    std::string("\n"), std::string("garbage")}) {
+    for (const std::string& tail :
+         {"xFRAME\n" + frame_bytes(format, 1), "FRAMX\n" + frame_bytes(format, 1),
+          std::string("\n"), std::string("garbage")}) {
         const fs::path path = write_file(dir / "in.y4m", one + tail);
         const auto source = open_y4m(path.string());
         expect_frame(source->next(), format, 0);
-        EXPECT_EQ(error_of([&] { source->next(); }), "'" + path.string() + "': frame 1: lost framing (expected FRAME)")
+        EXPECT_EQ(error_of([&] { source->next(); }),
+                  "'" + path.string() + "': frame 1: lost framing (expected FRAME)")
             << tail;
     }
 }
@@ -390,21 +407,25 @@ TEST_P(YuvReaderFormats, ReadsEveryFrameAndThenEnds) {
     EXPECT_FALSE(source->skip());
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Formats, YuvReaderFormats,
-    testing::Values(VideoFormat{5, 3, 8, ChromaFormat::yuv420}, VideoFormat{5, 3, 8, ChromaFormat::yuv422},
-                    VideoFormat{5, 3, 8, ChromaFormat::yuv444}, VideoFormat{5, 3, 8, ChromaFormat::yuv400},
-                    VideoFormat{5, 3, 10, ChromaFormat::yuv420}, VideoFormat{5, 3, 12, ChromaFormat::yuv422},
-                    VideoFormat{5, 3, 16, ChromaFormat::yuv444}, VideoFormat{5, 3, 10, ChromaFormat::yuv400},
-                    VideoFormat{320, 240, 8, ChromaFormat::yuv420}),
-    [](const testing::TestParamInfo<VideoFormat>& info) {
-        const VideoFormat& f = info.param;
-        return std::to_string(f.width) + "x" + std::to_string(f.height) + "_" + std::to_string(f.bit_depth) + "bit_" +
-               std::to_string(f.chroma == ChromaFormat::yuv420   ? 420
-                              : f.chroma == ChromaFormat::yuv422 ? 422
-                              : f.chroma == ChromaFormat::yuv444 ? 444
-                                                                 : 400);
-    });
+INSTANTIATE_TEST_SUITE_P(Formats, YuvReaderFormats,
+                         testing::Values(VideoFormat{5, 3, 8, ChromaFormat::yuv420},
+                                         VideoFormat{5, 3, 8, ChromaFormat::yuv422},
+                                         VideoFormat{5, 3, 8, ChromaFormat::yuv444},
+                                         VideoFormat{5, 3, 8, ChromaFormat::yuv400},
+                                         VideoFormat{5, 3, 10, ChromaFormat::yuv420},
+                                         VideoFormat{5, 3, 12, ChromaFormat::yuv422},
+                                         VideoFormat{5, 3, 16, ChromaFormat::yuv444},
+                                         VideoFormat{5, 3, 10, ChromaFormat::yuv400},
+                                         VideoFormat{320, 240, 8, ChromaFormat::yuv420}),
+                         [](const testing::TestParamInfo<VideoFormat>& info) {
+                             const VideoFormat& f = info.param;
+                             return std::to_string(f.width) + "x" + std::to_string(f.height) + "_" +
+                                    std::to_string(f.bit_depth) + "bit_" +
+                                    std::to_string(f.chroma == ChromaFormat::yuv420   ? 420
+                                                   : f.chroma == ChromaFormat::yuv422 ? 422
+                                                   : f.chroma == ChromaFormat::yuv444 ? 444
+                                                                                      : 400);
+                         });
 
 TEST(YuvReader, TruncatedLastFrameNamesFileAndFrame) {
     const VideoFormat format{4, 4, 10, ChromaFormat::yuv420};  // 48 bytes a frame
@@ -412,7 +433,8 @@ TEST(YuvReader, TruncatedLastFrameNamesFileAndFrame) {
                                      frame_bytes(format, 0) + frame_bytes(format, 1).substr(0, 47));
     const auto source = open_yuv(path.string(), format);
     expect_frame(source->next(), format, 0);
-    EXPECT_EQ(error_of([&] { source->next(); }), "'" + path.string() + "': frame 1 is truncated (got 47 of 48 bytes)");
+    EXPECT_EQ(error_of([&] { source->next(); }),
+              "'" + path.string() + "': frame 1 is truncated (got 47 of 48 bytes)");
 }
 
 TEST(YuvReader, SkipDiscardsWholeFrames) {
@@ -422,14 +444,16 @@ TEST(YuvReader, SkipDiscardsWholeFrames) {
     const auto source = open_yuv(path.string(), format);
     EXPECT_TRUE(source->skip());
     expect_frame(source->next(), format, 1);
-    EXPECT_EQ(error_of([&] { source->skip(); }), "'" + path.string() + "': frame 2 is truncated (got 1 of 15 bytes)");
+    EXPECT_EQ(error_of([&] { source->skip(); }),
+              "'" + path.string() + "': frame 2 is truncated (got 1 of 15 bytes)");
 }
 
 TEST(YuvReader, EmptyAndMissingFiles) {
     const fs::path dir = test::scratch_dir("yuv_empty");
     const VideoFormat format{4, 4, 8, ChromaFormat::yuv420};
     const fs::path empty = write_file(dir / "empty.yuv", "");
-    EXPECT_EQ(error_of([&] { open_yuv(empty.string(), format); }), "'" + empty.string() + "' is empty");
+    EXPECT_EQ(error_of([&] { open_yuv(empty.string(), format); }),
+              "'" + empty.string() + "' is empty");
     const fs::path missing = dir / "missing.yuv";
     EXPECT_EQ(error_of([&] { open_yuv(missing.string(), format); }),
               "cannot open '" + missing.string() + "': No such file or directory");
@@ -437,8 +461,18 @@ TEST(YuvReader, EmptyAndMissingFiles) {
 
 TEST(YuvReader, RejectsAnImpossibleFormatAsAUsageError) {
     const fs::path path = write_file(test::scratch_dir("yuv_bad_format") / "in.yuv", "xxxx");
-    EXPECT_FALSE(error_of([&] { open_yuv(path.string(), {0, 4, 8, ChromaFormat::yuv420}); }, ErrorKind::usage).empty());
-    EXPECT_FALSE(error_of([&] { open_yuv(path.string(), {4, 4, 17, ChromaFormat::yuv420}); }, ErrorKind::usage).empty());
+    EXPECT_FALSE(error_of(
+                     [&] {
+                         open_yuv(path.string(), {0, 4, 8, ChromaFormat::yuv420});
+                     },
+                     ErrorKind::usage)
+                     .empty());
+    EXPECT_FALSE(error_of(
+                     [&] {
+                         open_yuv(path.string(), {4, 4, 17, ChromaFormat::yuv420});
+                     },
+                     ErrorKind::usage)
+                     .empty());
 }
 
 // --- read-ahead ----------------------------------------------------------------------------
@@ -448,15 +482,18 @@ class CountingSource final : public FrameSource {
 public:
     static constexpr std::size_t endless = std::size_t(-1);
 
-    explicit CountingSource(std::size_t count, std::size_t fail_at = endless) : count_(count), fail_at_(fail_at) {}
+    explicit CountingSource(std::size_t count, std::size_t fail_at = endless)
+        : count_(count), fail_at_(fail_at) {}
 
     const VideoFormat& format() const override { return format_; }
     const std::string& path() const override { return path_; }
     std::optional<Picture> next() override {
-        if (produced_ == fail_at_) throw runtime_error("'counting': frame " + std::to_string(produced_) + " is bad");
+        if (produced_ == fail_at_)
+            throw runtime_error("'counting': frame " + std::to_string(produced_) + " is bad");
         if (produced_ == count_) return std::nullopt;
         const std::size_t bytes = format_.frame_bytes();
-        Picture picture(format_, allocator_ ? allocator_(bytes) : FrameBuffer(new std::byte[bytes]));
+        Picture picture(format_,
+                        allocator_ ? allocator_(bytes) : FrameBuffer(new std::byte[bytes]));
         picture.data()[0] = std::byte(produced_ & 0xff);
         ++produced_;
         return picture;
@@ -474,11 +511,14 @@ private:
     BufferAllocator allocator_;
 };
 
-std::size_t index_of(const std::optional<Picture>& picture) { return std::size_t(picture->data()[0]); }
+std::size_t index_of(const std::optional<Picture>& picture) {
+    return std::size_t(picture->data()[0]);
+}
 
 // Waits (bounded) until the producer thread has read `count` frames from `source`.
 bool wait_for_produced(const CountingSource& source, std::size_t count) {
-    for (int i = 0; i < 2000 && source.produced_ < count; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    for (int i = 0; i < 2000 && source.produced_ < count; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
     return source.produced_ >= count;
 }
 
@@ -563,10 +603,13 @@ TEST(ReadAhead, DepthZeroReadsSynchronously) {
 TEST(ReadAhead, OverAY4mFileMatchesDirectReading) {
     const fs::path path = test::scratch_dir("read_ahead_y4m") / "in.y4m";
     const VideoFormat format{33, 17, 12, ChromaFormat::yuv420};
-    write_file(path, y4m_file("YUV4MPEG2 W33 H17 F1:1 C420p12", format, 20) + "FRAME\n" + std::string(10, 'x'));
+    write_file(path, y4m_file("YUV4MPEG2 W33 H17 F1:1 C420p12", format, 20) + "FRAME\n" +
+                         std::string(10, 'x'));
     auto source = read_ahead(open_y4m(path.string()), 3);
     for (int f = 0; f < 20; ++f) expect_frame(source->next(), format, f);
-    EXPECT_EQ(error_of([&] { source->next(); }), "'" + path.string() + "': frame 20 is truncated (got 10 of 2448 bytes)");
+    EXPECT_EQ(error_of([&] { source->next(); }),
+              "'" + path.string() + "': frame 20 is truncated (got 10 of " +
+                  std::to_string(format.frame_bytes()) + " bytes)");
 }
 
 // --- fixtures ------------------------------------------------------------------------------
@@ -600,8 +643,11 @@ TEST(Y4mFixtures, EveryFixtureReadsToACleanEnd) {
         }
     }
     // Every fixture is listed above, so a new one cannot go unread.
-    for (const auto& entry : fs::directory_iterator(fixtures))
-        if (entry.is_directory()) EXPECT_TRUE(expected.count(entry.path().filename().string())) << entry.path();
+    for (const auto& entry : fs::directory_iterator(fixtures)) {
+        if (entry.is_directory()) {
+            EXPECT_TRUE(expected.count(entry.path().filename().string())) << entry.path();
+        }
+    }
 }
 
 }  // namespace

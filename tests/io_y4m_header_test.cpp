@@ -48,19 +48,30 @@ TEST_P(Y4mHeaderChroma, MapsTheCTag) {
     EXPECT_FALSE(header.has_alpha_plane);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    EveryTag, Y4mHeaderChroma,
-    testing::Values(ChromaCase{"420", ChromaFormat::yuv420, 8}, ChromaCase{"420jpeg", ChromaFormat::yuv420, 8},
-                    ChromaCase{"420mpeg2", ChromaFormat::yuv420, 8}, ChromaCase{"420paldv", ChromaFormat::yuv420, 8},
-                    ChromaCase{"422", ChromaFormat::yuv422, 8}, ChromaCase{"444", ChromaFormat::yuv444, 8},
-                    ChromaCase{"mono", ChromaFormat::yuv400, 8}, ChromaCase{"420p9", ChromaFormat::yuv420, 9},
-                    ChromaCase{"420p10", ChromaFormat::yuv420, 10}, ChromaCase{"420p12", ChromaFormat::yuv420, 12},
-                    ChromaCase{"420p14", ChromaFormat::yuv420, 14}, ChromaCase{"420p16", ChromaFormat::yuv420, 16},
-                    ChromaCase{"422p10", ChromaFormat::yuv422, 10}, ChromaCase{"422p12", ChromaFormat::yuv422, 12},
-                    ChromaCase{"422p16", ChromaFormat::yuv422, 16}, ChromaCase{"444p10", ChromaFormat::yuv444, 10},
-                    ChromaCase{"444p12", ChromaFormat::yuv444, 12}, ChromaCase{"444p16", ChromaFormat::yuv444, 16},
-                    ChromaCase{"mono10", ChromaFormat::yuv400, 10}, ChromaCase{"mono16", ChromaFormat::yuv400, 16}),
-    [](const testing::TestParamInfo<ChromaCase>& info) { return std::string("C") + info.param.tag; });
+INSTANTIATE_TEST_SUITE_P(EveryTag, Y4mHeaderChroma,
+                         testing::Values(ChromaCase{"420", ChromaFormat::yuv420, 8},
+                                         ChromaCase{"420jpeg", ChromaFormat::yuv420, 8},
+                                         ChromaCase{"420mpeg2", ChromaFormat::yuv420, 8},
+                                         ChromaCase{"420paldv", ChromaFormat::yuv420, 8},
+                                         ChromaCase{"422", ChromaFormat::yuv422, 8},
+                                         ChromaCase{"444", ChromaFormat::yuv444, 8},
+                                         ChromaCase{"mono", ChromaFormat::yuv400, 8},
+                                         ChromaCase{"420p9", ChromaFormat::yuv420, 9},
+                                         ChromaCase{"420p10", ChromaFormat::yuv420, 10},
+                                         ChromaCase{"420p12", ChromaFormat::yuv420, 12},
+                                         ChromaCase{"420p14", ChromaFormat::yuv420, 14},
+                                         ChromaCase{"420p16", ChromaFormat::yuv420, 16},
+                                         ChromaCase{"422p10", ChromaFormat::yuv422, 10},
+                                         ChromaCase{"422p12", ChromaFormat::yuv422, 12},
+                                         ChromaCase{"422p16", ChromaFormat::yuv422, 16},
+                                         ChromaCase{"444p10", ChromaFormat::yuv444, 10},
+                                         ChromaCase{"444p12", ChromaFormat::yuv444, 12},
+                                         ChromaCase{"444p16", ChromaFormat::yuv444, 16},
+                                         ChromaCase{"mono10", ChromaFormat::yuv400, 10},
+                                         ChromaCase{"mono16", ChromaFormat::yuv400, 16}),
+                         [](const testing::TestParamInfo<ChromaCase>& info) {
+                             return std::string("C") + info.param.tag;
+                         });
 
 TEST(Y4mHeader, AlphaFormatIs444WithAnIgnoredAlphaPlane) {
     const Y4mHeader header = parse_y4m_header("YUV4MPEG2 W5 H3 F1:1 C444alpha");
@@ -119,16 +130,23 @@ INSTANTIATE_TEST_SUITE_P(
         BadHeader{"YUV4MPEG2 W2 H99999999 F1:1", "H99999999: height must be an integer 1..16384"},
         BadHeader{"YUV4MPEG2 W2 H0 F1:1", "H0: height must be an integer 1..16384"},
         BadHeader{"YUV4MPEG2 W2 H2 F30", "F30: frame rate must be <n>:<d> with positive integers"},
-        BadHeader{"YUV4MPEG2 W2 H2 F0:1", "F0:1: frame rate must be <n>:<d> with positive integers"},
-        BadHeader{"YUV4MPEG2 W2 H2 F30:0", "F30:0: frame rate must be <n>:<d> with positive integers"},
+        BadHeader{"YUV4MPEG2 W2 H2 F0:1",
+                  "F0:1: frame rate must be <n>:<d> with positive integers"},
+        BadHeader{"YUV4MPEG2 W2 H2 F30:0",
+                  "F30:0: frame rate must be <n>:<d> with positive integers"},
         BadHeader{"YUV4MPEG2 W2 H2 F:", "F:: frame rate must be <n>:<d> with positive integers"},
-        BadHeader{"YUV4MPEG2 W2 H2 F-1:1", "F-1:1: frame rate must be <n>:<d> with positive integers"},
-        BadHeader{"YUV4MPEG2 W2 H2 F1:1:1", "F1:1:1: frame rate must be <n>:<d> with positive integers"},
+        BadHeader{"YUV4MPEG2 W2 H2 F-1:1",
+                  "F-1:1: frame rate must be <n>:<d> with positive integers"},
+        BadHeader{"YUV4MPEG2 W2 H2 F1:1:1",
+                  "F1:1:1: frame rate must be <n>:<d> with positive integers"},
         BadHeader{"YUV4MPEG2 W2 H2 F1:1 A1", "A1: pixel aspect must be <n>:<d> with integers"},
         BadHeader{"YUV4MPEG2 W2 H2 F1:1 Ax:y", "Ax:y: pixel aspect must be <n>:<d> with integers"},
-        BadHeader{"YUV4MPEG2 W2 H2 F1:1 It", "It: interlaced video is not supported (only progressive frames, Ip)"},
-        BadHeader{"YUV4MPEG2 W2 H2 F1:1 Ib", "Ib: interlaced video is not supported (only progressive frames, Ip)"},
-        BadHeader{"YUV4MPEG2 W2 H2 F1:1 Im", "Im: interlaced video is not supported (only progressive frames, Ip)"},
+        BadHeader{"YUV4MPEG2 W2 H2 F1:1 It",
+                  "It: interlaced video is not supported (only progressive frames, Ip)"},
+        BadHeader{"YUV4MPEG2 W2 H2 F1:1 Ib",
+                  "Ib: interlaced video is not supported (only progressive frames, Ip)"},
+        BadHeader{"YUV4MPEG2 W2 H2 F1:1 Im",
+                  "Im: interlaced video is not supported (only progressive frames, Ip)"},
         BadHeader{"YUV4MPEG2 W2 H2 F1:1 Ix", "Ix: unknown interlacing mode"},
         BadHeader{"YUV4MPEG2 W2 H2 F1:1 I", "I: unknown interlacing mode"},
         BadHeader{"YUV4MPEG2 W2 H2 F1:1 C411", "C411: 4:1:1 chroma is not supported"},
@@ -152,7 +170,8 @@ TEST(Y4mHeader, RejectsAnOverlongLine) {
 }
 
 TEST(Y4mHeader, QuotesBinaryTokensAsOneShortPrintableLine) {
-    const std::string line = std::string("YUV4MPEG2 W2 H2 F1:1 C\x01\xff\t\r") + std::string(100, 'z');
+    const std::string line =
+        std::string("YUV4MPEG2 W2 H2 F1:1 C\x01\xff\t\r") + std::string(100, 'z');
     const std::string message = parse_error(line);
     EXPECT_EQ(message, "C????zzzzzzzzzzzzzzzzzzzzzzzzzzz...: unknown chroma format");
 }

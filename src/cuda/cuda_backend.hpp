@@ -8,11 +8,11 @@
 
 namespace vq::cuda {
 
-// Number of usable CUDA devices; 0 without a driver or a GPU (never throws).
-int usable_device_count();
+// Number of CUDA devices that can run this build's kernels; 0 without a driver or a GPU.
+int usable_device_count() noexcept;
 
 // An executor running CUDA twins (features whose backend() is Backend::cuda) on device `gpu`.
-// Throws vq::Error when the device cannot be used.
+// Throws vq::Error when the device cannot be used. Its allocator() hands out pinned memory.
 std::unique_ptr<Executor> make_executor(std::vector<Feature*> features, int gpu,
                                         const VideoFormat& format, bool uses_reference);
 

@@ -5,6 +5,7 @@
 #include <mutex>
 
 #include <fmt/format.h>
+#include <tbb/global_control.h>
 #include <tbb/info.h>
 #include <tbb/task_arena.h>
 
@@ -61,6 +62,9 @@ public:
         : features_(std::move(features)),
           layout_(block_sizes(features_)),
           threads_(threads ? int(threads) : tbb::info::default_concurrency()),
+          // oneTBB caps its workers at the core count minus one (it expects the caller to work
+          // too); the arena below wants `threads_` workers while the caller reads and commits.
+          parallelism_(tbb::global_control::max_allowed_parallelism, std::size_t(threads_) + 1),
           arena_(threads_, 0),
           slots_(std::size_t(threads_) * 2 + 2) {
         for (auto& slot : slots_) slot.area.resize(layout_.total);
@@ -118,6 +122,7 @@ private:
     std::vector<CpuFeature*> features_;
     BlockLayout layout_;
     int threads_;
+    tbb::global_control parallelism_;
     tbb::task_arena arena_;
     std::vector<Slot> slots_;
 };

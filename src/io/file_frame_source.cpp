@@ -15,8 +15,11 @@ FrameBuffer allocate_for_overwrite(std::size_t bytes) { return FrameBuffer(new s
 
 }  // namespace
 
-FileFrameSource::FileFrameSource(InputFile file, const VideoFormat& format, std::size_t ignored_bytes)
-    : file_(std::move(file)), format_(format), ignored_bytes_(ignored_bytes),
+FileFrameSource::FileFrameSource(InputFile file, const VideoFormat& format,
+                                 std::size_t ignored_bytes)
+    : file_(std::move(file)),
+      format_(format),
+      ignored_bytes_(ignored_bytes),
       allocator_(allocate_for_overwrite) {}
 
 void FileFrameSource::set_allocator(BufferAllocator allocator) {
@@ -77,8 +80,8 @@ void FileFrameSource::discard_samples() {
 }
 
 void FileFrameSource::throw_truncated(std::size_t got) const {
-    throw runtime_error(fmt::format("'{}': frame {} is truncated (got {} of {} bytes)", path(), index_,
-                                    got, format_.frame_bytes() + ignored_bytes_));
+    throw runtime_error(fmt::format("'{}': frame {} is truncated (got {} of {} bytes)", path(),
+                                    index_, got, format_.frame_bytes() + ignored_bytes_));
 }
 
 }  // namespace vq

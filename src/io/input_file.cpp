@@ -28,7 +28,8 @@ constexpr std::size_t max_read_bytes = std::size_t(1) << 30;
 
 InputFile::InputFile(std::string path) : path_(std::move(path)) {
     fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd_ < 0) throw runtime_error(fmt::format("cannot open '{}': {}", path_, std::strerror(errno)));
+    if (fd_ < 0)
+        throw runtime_error(fmt::format("cannot open '{}': {}", path_, std::strerror(errno)));
     struct stat info {};
     if (::fstat(fd_, &info) == 0 && S_ISDIR(info.st_mode)) {
         ::close(fd_);

@@ -53,7 +53,8 @@ private:
     }
 
     Item pop() {
-        if (!producer_.joinable()) producer_ = std::jthread([this](std::stop_token stop) { produce(stop); });
+        if (!producer_.joinable())
+            producer_ = std::jthread([this](std::stop_token stop) { produce(stop); });
         std::unique_lock lock(mutex_);
         ready_.wait(lock, [this] { return !queue_.empty(); });
         Item item = std::move(queue_.front());

@@ -103,7 +103,8 @@ ChromaTag parse_chroma(std::string_view token) {
 }  // namespace
 
 bool has_y4m_signature(std::string_view line) {
-    return line.starts_with(signature) && (line.size() == signature.size() || line[signature.size()] == ' ');
+    return line.starts_with(signature) &&
+           (line.size() == signature.size() || line[signature.size()] == ' ');
 }
 
 Y4mHeader parse_y4m_header(std::string_view line) {

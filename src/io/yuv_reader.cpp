@@ -9,7 +9,8 @@ namespace {
 
 class YuvSource final : public FileFrameSource {
 public:
-    YuvSource(InputFile file, const VideoFormat& format) : FileFrameSource(std::move(file), format) {}
+    YuvSource(InputFile file, const VideoFormat& format)
+        : FileFrameSource(std::move(file), format) {}
 
 private:
     bool begin_frame(std::size_t) override { return !file().at_end(); }

@@ -95,7 +95,7 @@ int mask_threshold(int width, int height) {
 
 std::vector<int> source_index_map(int in, int out) {
     // §6.2: binary32 accumulation, sequential on purpose (start + t·ratio rounds differently).
-    std::vector<int> map(std::size_t(out));
+    std::vector<int> map(static_cast<std::size_t>(out));
     const float ratio = float(in) / float(out);
     float x = float(double(ratio / 2) - 0.5);
     for (int t = 0; t < out; ++t) {

@@ -17,71 +17,94 @@
 namespace vq::cambi {
 namespace {
 
+// Calls f(value, first, last) for each maximal run of equal values among masked pixels.
+template <typename F>
+void for_each_run(const std::uint16_t* row, const std::uint8_t* mask, int width, F&& f) {
+    int b = 0;
+    while (b < width) {
+        if (!mask[b]) {
+            ++b;
+            continue;
+        }
+        const int first = b;
+        const std::uint16_t value = row[b];
+        while (b + 1 < width && mask[b + 1] && row[b + 1] == value) ++b;
+        f(int(value), first, b);
+        ++b;
+    }
+}
+
 // The table is value-major (one row of counts per value), padded by p columns on both sides so
 // that every update is one contiguous span: the counts of window column j sit at index j + p.
+// One extra row of zeros stands for values outside the band.
 class WindowHistograms {
 public:
     WindowHistograms(int width, int window, ValueBand band)
-        : radius_(window >> 1), band_(band), stride_(std::size_t(width + 2 * radius_)) {
+        : span_(window - 1), band_(band), stride_(std::size_t(width + span_)) {
         thread_local std::vector<std::uint16_t> storage;
-        storage.assign(stride_ * std::size_t(band.hi - band.lo + 1), 0);
+        storage.assign(stride_ * std::size_t(band.hi - band.lo + 2), 0);
         counts_ = storage.data();
     }
 
-    // Adds (sign = +1) or removes (sign = -1) one picture row.
-    void update(const std::uint16_t* row, const std::uint8_t* mask, int width, int sign) {
-        int b = 0;
-        while (b < width) {
-            const int value = row[b];
-            if (!mask[b] || value < band_.lo || value > band_.hi) {
-                ++b;
-                continue;
-            }
-            const int first = b;
-            while (b + 1 < width && mask[b + 1] && row[b + 1] == value) ++b;
-            add_run(value, first, b, sign);
-            ++b;
-        }
+    // Adds or removes one picture row: each run of equal masked values in the band at once.
+    template <bool add>
+    void update(const std::uint16_t* row, const std::uint8_t* mask, int width) {
+        for_each_run(row, mask, width, [&](int value, int first, int last) {
+            if (value >= band_.lo && value <= band_.hi) update_run<add>(value, first, last);
+        });
     }
 
-    // Count of value u in the window centred on column j (0 outside the band).
+    // Counts of `value` in the windows centred on each column; all zero outside the band.
     const std::uint16_t* counts(int value) const {
-        return counts_ + std::size_t(value - band_.lo) * stride_ + std::size_t(radius_);
+        const bool inside = value >= band_.lo && value <= band_.hi;
+        const std::size_t row = inside ? std::size_t(value - band_.lo) : zero_row();
+        return counts_ + row * stride_ + std::size_t(span_ / 2);
     }
 
 private:
-    // Pixels first..last of one value: padded index t (window column t - p) sees the pixels b
-    // with t - 2p <= b <= t.
-    void add_run(int value, int first, int last, int sign) {
-        std::uint16_t* row = counts_ + std::size_t(value - band_.lo) * stride_;
-        const int span = 2 * radius_;
-        for (int t = first; t <= last + span; ++t) {
-            const int seen = std::min(last, t) - std::max(first, t - span) + 1;
-            row[t] = std::uint16_t(row[t] + sign * seen);
-        }
+    std::size_t zero_row() const { return std::size_t(band_.hi - band_.lo + 1); }
+
+    // Pixels first..last of one value: at padded index first + t the window sees
+    // min(t + 1, plateau, length - t) of them, a trapezoid of `length` = run + span entries.
+    template <bool add>
+    void update_run(int value, int first, int last) {
+        std::uint16_t* r = counts_ + std::size_t(value - band_.lo) * stride_ + std::size_t(first);
+        const int length = last - first + 1 + span_;
+        const int plateau = std::min(last - first + 1, span_ + 1);
+        const auto apply = [](std::uint16_t& count, int seen) {
+            count = std::uint16_t(add ? count + seen : count - seen);
+        };
+        int t = 0;
+        for (; t < plateau - 1; ++t) apply(r[t], t + 1);
+        for (; t < length - plateau + 1; ++t) apply(r[t], plateau);
+        for (; t < length; ++t) apply(r[t], length - t);
     }
 
-    int radius_;
+    int span_;  // window - 1 = 2p
     ValueBand band_;
     std::size_t stride_;
     std::uint16_t* counts_;
 };
 
-// §10.1 for one masked pixel of value v at window column j.
-float c_value(const WindowHistograms& hist, int v, int j, const ContrastParams& contrast) {
+// §10.1 for one run of masked pixels of value v at columns first..last of the current row: one
+// pass per contrast step whose gate v passes, each a plain loop over contiguous counts.
+void run_c_values(const WindowHistograms& hist, int v, int first, int last,
+                  const ContrastParams& contrast, float* out) {
     const int n = contrast.num_diffs;
-    float c = 0.0f;
+    const int length = last - first + 1;
+    const std::uint16_t* p0 = hist.counts(v) + first;
+    float* c = out + first;
     for (int delta = 1; delta <= n; ++delta) {
         if (v > contrast.tvi[std::size_t(delta - 1)] || v + n + delta <= contrast.vis_lum) continue;
-        const int p0 = hist.counts(v)[j];
-        const int p1 = hist.counts(v + delta)[j];
-        const int p2 = v >= delta ? hist.counts(v - delta)[j] : 0;
-        const int q = p1 > p2 ? p1 : p2;
-        const int weighted = contrast_weights[std::size_t(delta - 1)] * p0 * q;
-        const float value = float(weighted) * reciprocal_lut[std::size_t(p0 + q)];
-        if (value > c) c = value;
+        const std::uint16_t* p1 = hist.counts(v + delta) + first;
+        const std::uint16_t* p2 = hist.counts(v - delta) + first;  // zeros when v < δ
+        const int weight = contrast_weights[std::size_t(delta - 1)];
+        for (int t = 0; t < length; ++t) {
+            const int q = std::max(p1[t], p2[t]);
+            const float value = float(weight * p0[t] * q) * reciprocal_lut[std::size_t(p0[t] + q)];
+            c[t] = std::max(c[t], value);  // c[t] < value ? value : c[t], the reference's strict >
+        }
     }
-    return c;
 }
 
 }  // namespace
@@ -99,14 +122,15 @@ void c_values(const std::uint16_t* image, const std::uint8_t* mask, int width, i
     const auto row = [&](int i) { return image + std::size_t(i) * w; };
     const auto mask_row = [&](int i) { return mask + std::size_t(i) * w; };
 
-    for (int i = 0; i < std::min(radius, height); ++i) hist.update(row(i), mask_row(i), width, 1);
+    for (int i = 0; i < std::min(radius, height); ++i) hist.update<true>(row(i), mask_row(i), width);
     for (int i = 0; i < height; ++i) {
-        if (i + radius < height) hist.update(row(i + radius), mask_row(i + radius), width, 1);
-        if (i - radius - 1 >= 0) hist.update(row(i - radius - 1), mask_row(i - radius - 1), width, -1);
-        const std::uint16_t* y = row(i);
-        const std::uint8_t* m = mask_row(i);
+        if (i + radius < height) hist.update<true>(row(i + radius), mask_row(i + radius), width);
+        if (i - radius - 1 >= 0) hist.update<false>(row(i - radius - 1), mask_row(i - radius - 1), width);
         float* c = out + std::size_t(i) * w;
-        for (int j = 0; j < width; ++j) c[j] = m[j] ? c_value(hist, y[j], j, contrast) : 0.0f;
+        std::fill(c, c + w, 0.0f);
+        for_each_run(row(i), mask_row(i), width, [&](int value, int first, int last) {
+            run_c_values(hist, value, first, last, contrast, c);
+        });
     }
 }
 

@@ -1,0 +1,118 @@
+// CAMBI CPU twin: whole frames at 1080p and 4K (default options, one thread), and each stage at
+// 1080p. The input is synthetic 8-bit banded content: a slow diagonal luma ramp quantised into
+// visible bands, with mild noise on a few pixels, the case CAMBI exists for.
+
+#include <cstdint>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+
+#include "metrics/cambi/cambi_feature.hpp"
+
+namespace vq::cambi {
+namespace {
+
+Picture banded_picture(int width, int height) {
+    const VideoFormat format{.width = width, .height = height, .bit_depth = 8,
+                             .chroma = ChromaFormat::yuv420};
+    Picture picture = Picture::allocate(format);
+    std::uint8_t* luma = picture.plane_data<std::uint8_t>(0);
+    for (int y = 0; y < height; ++y)
+        for (int x = 0; x < width; ++x) {
+            // About 110 bands two codes apart across the picture.
+            const int band = (x + y / 2) * 110 / (width + height / 2);
+            std::uint32_t hash = std::uint32_t(x) * 0x9E3779B1u ^ std::uint32_t(y) * 0x85EBCA77u;
+            hash ^= hash >> 15;
+            hash *= 0x2C1B3C6Du;
+            hash ^= hash >> 13;
+            const int noise = (hash & 31) == 0 ? 1 : (hash & 31) == 1 ? -1 : 0;  // 1 pixel in 16
+            luma[std::size_t(y) * std::size_t(width) + std::size_t(x)] = std::uint8_t(40 + 2 * band + noise);
+        }
+    return picture;
+}
+
+void whole_frame(benchmark::State& state, int width, int height) {
+    CambiCpu feature{Options{}};
+    const FramePair pair{.reference = {}, .distorted = banded_picture(width, height)};
+    feature.init(pair.distorted.format());
+    std::vector<std::byte> block(feature.block_bytes());
+    for (auto _ : state) {
+        feature.compute(pair, block);
+        benchmark::DoNotOptimize(block.data());
+    }
+    state.counters["ms/frame"] = benchmark::Counter(double(state.iterations()) / 1000.0,
+                                                    benchmark::Counter::kIsRate |
+                                                        benchmark::Counter::kInvert);
+}
+
+void BM_CambiFrame1080p(benchmark::State& state) { whole_frame(state, 1920, 1080); }
+void BM_CambiFrame4K(benchmark::State& state) { whole_frame(state, 3840, 2160); }
+BENCHMARK(BM_CambiFrame1080p)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_CambiFrame4K)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// Stage benchmarks on the 1080p frame's scale 0 (ws 33, the default thresholds).
+struct Scale0 {
+    Config config;
+    std::vector<std::uint16_t> image;
+    std::vector<std::uint8_t> mask;
+    std::vector<float> c;
+
+    Scale0() {
+        const Picture picture = banded_picture(1920, 1080);
+        config = resolve_config(Options{}, picture.format());
+        const PictureGeometry& g = config.distorted;
+        image.resize(std::size_t(g.width) * std::size_t(g.height));
+        mask.resize(image.size());
+        c.resize(image.size());
+        convert_luma(picture, g, image.data());
+        anti_dither(image.data(), g.width, g.height);
+        spatial_mask(image.data(), g.width, g.height, g.mask_threshold, mask.data());
+        mode_filter(image.data(), g.width, g.height);
+        c_values(image.data(), mask.data(), g.width, g.height, g.window, config.contrast, c.data());
+    }
+};
+
+const Scale0& scale0() {
+    static const Scale0 data;
+    return data;
+}
+
+void BM_CambiSpatialMask(benchmark::State& state) {
+    const Scale0& d = scale0();
+    std::vector<std::uint8_t> mask(d.mask.size());
+    for (auto _ : state)
+        spatial_mask(d.image.data(), 1920, 1080, d.config.distorted.mask_threshold, mask.data());
+}
+
+void BM_CambiModeFilter(benchmark::State& state) {
+    const Scale0& d = scale0();
+    std::vector<std::uint16_t> image = d.image;
+    for (auto _ : state) mode_filter(image.data(), 1920, 1080);
+}
+
+void BM_CambiCValues(benchmark::State& state) {
+    const Scale0& d = scale0();
+    std::vector<float> c(d.c.size());
+    for (auto _ : state)
+        c_values(d.image.data(), d.mask.data(), 1920, 1080, d.config.distorted.window,
+                 d.config.contrast, c.data());
+}
+
+void BM_CambiTopK(benchmark::State& state) {
+    const Scale0& d = scale0();
+    std::vector<float> c;
+    for (auto _ : state) {
+        state.PauseTiming();
+        c = d.c;
+        state.ResumeTiming();
+        benchmark::DoNotOptimize(top_k_mean(c, 0.6));
+    }
+}
+
+BENCHMARK(BM_CambiSpatialMask)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_CambiModeFilter)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_CambiCValues)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_CambiTopK)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace vq::cambi

@@ -1,0 +1,92 @@
+// ciede CPU twin, one thread, ms per frame at 1080p and 4K.
+//
+//   VQ_FIXTURES=build-ciede/tests/fixtures ./build-ciede/bench/vq_bench --benchmark_filter=Ciede
+//
+// "Fixture" frames are the first frame pair of grad_1920x1080_8b_420 (an x264 encode of a
+// grainy gradient); the 4K pair tiles it 2x2. Without VQ_FIXTURES those benchmarks are skipped.
+// "Noise" frames are uniform random codes with a small random distortion: nearly every pixel is
+// a new colour, the worst case for any per-colour reuse.
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <optional>
+#include <random>
+
+#include <benchmark/benchmark.h>
+
+#include "engine/feature.hpp"
+#include "io/frame_source.hpp"
+#include "metrics/ciede/ciede.hpp"
+
+namespace vq {
+namespace {
+
+Picture tiled(const Picture& source, int tiles) {
+    const VideoFormat& f = source.format();
+    const VideoFormat big{f.width * tiles, f.height * tiles, f.bit_depth, f.chroma};
+    Picture picture = Picture::allocate(big);
+    const std::size_t bytes = f.bytes_per_sample();
+    for (int p = 0; p < f.plane_count(); ++p) {
+        const std::size_t w = std::size_t(f.plane_width(p)) * bytes, h = f.plane_height(p);
+        const auto* from = source.data() + f.plane_offset(p);
+        auto* to = picture.data() + big.plane_offset(p);
+        for (std::size_t r = 0; r < h * tiles; ++r)
+            for (int t = 0; t < tiles; ++t)
+                std::copy_n(from + (r % h) * w, w, to + r * w * tiles + t * w);
+    }
+    return picture;
+}
+
+std::optional<FramePair> fixture_pair(int tiles) {
+    const char* dir = std::getenv("VQ_FIXTURES");
+    if (!dir) return std::nullopt;
+    const std::filesystem::path fixture = std::filesystem::path(dir) / "grad_1920x1080_8b_420";
+    auto ref = open_y4m((fixture / "ref.y4m").string())->next();
+    auto dist = open_y4m((fixture / "dist.y4m").string())->next();
+    if (!ref || !dist) return std::nullopt;
+    return FramePair{tiled(*ref, tiles), tiled(*dist, tiles)};
+}
+
+FramePair noise_pair(int width, int height) {
+    const VideoFormat format{width, height, 8, ChromaFormat::yuv420};
+    Picture ref = Picture::allocate(format), dist = Picture::allocate(format);
+    std::mt19937 rng(7);
+    for (std::size_t i = 0; i < format.frame_bytes(); ++i) {
+        const int code = int(rng() % 256);
+        ref.data()[i] = std::byte(code);
+        dist.data()[i] = std::byte(std::clamp(code + int(rng() % 9) - 4, 0, 255));
+    }
+    return {ref, dist};
+}
+
+void run(benchmark::State& state, const std::optional<FramePair>& pair) {
+    if (!pair) {
+        state.SkipWithError("set VQ_FIXTURES to the unpacked fixtures directory");
+        return;
+    }
+    const FeatureDefinition definition = ciede_definition();
+    auto feature = definition.make_cpu(bind_options("ciede", definition.options, {}));
+    feature->init(pair->reference.format());
+    CiedeBlock block{};
+    for (auto _ : state) {
+        feature->compute(*pair, std::as_writable_bytes(std::span(&block, 1)));
+        benchmark::DoNotOptimize(block);
+    }
+    state.counters["Mpixel/s"] = benchmark::Counter(
+        double(pair->reference.format().width) * pair->reference.format().height *
+            double(state.iterations()) / 1e6,
+        benchmark::Counter::kIsRate);
+}
+
+void BM_CiedeFixture1080p(benchmark::State& state) { run(state, fixture_pair(1)); }
+void BM_CiedeFixture4K(benchmark::State& state) { run(state, fixture_pair(2)); }
+void BM_CiedeNoise1080p(benchmark::State& state) { run(state, noise_pair(1920, 1080)); }
+void BM_CiedeNoise4K(benchmark::State& state) { run(state, noise_pair(3840, 2160)); }
+
+BENCHMARK(BM_CiedeFixture1080p)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_CiedeFixture4K)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_CiedeNoise1080p)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_CiedeNoise4K)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+}  // namespace
+}  // namespace vq

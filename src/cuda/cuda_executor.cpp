@@ -1,0 +1,179 @@
+// The CUDA executor: runs a session's CUDA twins on one GPU, frames pipelined through a ring of
+// slots. For frame i in slot s = i mod k:
+//
+//   upload stream:   wait(slot s free) -> copy reference and distorted -> record `uploaded`
+//   compute stream:  wait(uploaded) -> every feature's kernels -> one readback of the frame's
+//                    result area -> record `done`
+//
+// submit() only enqueues; collect(i) waits for frame i's `done` alone. So the upload of frame
+// i+1 overlaps the kernels of frame i and the host never waits inside a frame's work. Both
+// streams are in-order, so features may reuse their scratch from frame to frame.
+#include <algorithm>
+#include <cstdlib>
+#include <iostream>
+#include <span>
+#include <stdexcept>
+#include <string_view>
+
+#include <fmt/format.h>
+
+#include "cuda/check.hpp"
+#include "cuda/cuda_backend.hpp"
+#include "cuda/cuda_feature.hpp"
+#include "cuda/device.hpp"
+#include "cuda/memory.hpp"
+#include "cuda/pinned_pool.hpp"
+#include "cuda/stream.hpp"
+#include "cuda/transfer_counter.hpp"
+#include "vq/error.hpp"
+
+namespace vq::cuda {
+namespace {
+
+// Frames in flight. Four keeps the copy engine and the kernels busy at once with room for jitter
+// in the host's reading, at the cost of four device frame pairs.
+constexpr std::size_t ring_size = 4;
+
+bool transfer_debugging() {
+    const char* value = std::getenv("VQ_DEBUG_TRANSFERS");
+    return value && std::string_view(value) == "1";
+}
+
+std::vector<CudaFeature*> as_cuda_features(const std::vector<Feature*>& features) {
+    std::vector<CudaFeature*> result;
+    for (Feature* feature : features) {
+        auto* twin = dynamic_cast<CudaFeature*>(feature);
+        if (!twin) throw std::logic_error("cuda::make_executor: a feature that is not a CUDA twin");
+        result.push_back(twin);
+    }
+    return result;
+}
+
+std::vector<std::size_t> block_sizes(const std::vector<CudaFeature*>& features) {
+    std::vector<std::size_t> sizes;
+    for (const CudaFeature* feature : features) sizes.push_back(feature->block_bytes());
+    return sizes;
+}
+
+class CudaExecutor final : public Executor {
+public:
+    CudaExecutor(std::vector<CudaFeature*> features, int gpu, const VideoFormat& format, bool uses_reference)
+        : device_(gpu),
+          features_(std::move(features)),
+          layout_(block_sizes(features_)),
+          format_(format),
+          uses_reference_(uses_reference),
+          device_results_(layout_.total * ring_size),
+          host_results_(layout_.total * ring_size),
+          pool_(PinnedPool::create(device_)) {
+        slots_.reserve(ring_size);
+        for (std::size_t s = 0; s < ring_size; ++s) {
+            Slot& slot = slots_.emplace_back();
+            slot.distorted = DeviceBuffer(format.frame_bytes());
+            if (uses_reference_) slot.reference = DeviceBuffer(format.frame_bytes());
+        }
+        for (CudaFeature* feature : features_) feature->prepare(compute_.get());
+    }
+
+    ~CudaExecutor() override {
+        // Kernels and copies still queued reference the slots and the held pictures.
+        cudaSetDevice(device_.ordinal());
+        cudaStreamSynchronize(upload_.get());
+        cudaStreamSynchronize(compute_.get());
+        if (transfer_debugging()) std::cerr << transfers_.summary(device_.ordinal()) << "\n";
+    }
+
+    std::size_t depth() const override { return slots_.size(); }
+
+    BufferAllocator allocator() const override {
+        return [pool = pool_](std::size_t bytes) { return pool->acquire(bytes); };
+    }
+
+    void submit(std::size_t index, const FramePair& pair, const std::vector<bool>& run) override {
+        Slot& slot = slots_[index % slots_.size()];
+        slot.pending = false;
+        if (std::find(run.begin(), run.end(), true) == run.end()) return;  // e.g. skipped by --subsample
+        try {
+            device_.make_current();
+            enqueue_frame(slot, area_offset(index), pair, run);
+        } catch (const Error& e) {
+            throw runtime_error(fmt::format("frame {} on GPU {}: {}", index, device_.ordinal(), e.what()));
+        }
+        slot.pending = true;
+    }
+
+    std::span<const std::byte> collect(std::size_t index) override {
+        Slot& slot = slots_[index % slots_.size()];
+        if (slot.pending) {
+            slot.pending = false;
+            try {
+                device_.make_current();
+                slot.done.synchronize();
+            } catch (const Error& e) {
+                slot.held = {};
+                throw runtime_error(fmt::format("frame {} on GPU {}: {}", index, device_.ordinal(), e.what()));
+            }
+        }
+        slot.held = {};  // the pictures go back to their pool
+        return std::span<const std::byte>(host_results_.data() + area_offset(index), layout_.total);
+    }
+
+private:
+    struct Slot {
+        DeviceBuffer reference;  // the frame pair at native resolution; no reference if unused
+        DeviceBuffer distorted;
+        Event uploaded;
+        Event done;
+        FramePair held;  // the host pictures, kept until the copies from them have finished
+        bool pending = false;  // work enqueued and not yet collected
+    };
+
+    std::size_t area_offset(std::size_t index) const { return (index % slots_.size()) * layout_.total; }
+
+    void upload(const DeviceBuffer& destination, const Picture& picture) {
+        VQ_CUDA_CHECK(cudaMemcpyAsync(destination.data(), picture.data(), picture.size_bytes(),
+                                      cudaMemcpyHostToDevice, upload_.get()));
+        transfers_.count_upload(picture.size_bytes());
+    }
+
+    void enqueue_frame(Slot& slot, std::size_t offset, const FramePair& pair, const std::vector<bool>& run) {
+        upload_.wait(slot.done.get());  // the slot's previous frame no longer reads its device frame
+        upload(slot.distorted, pair.distorted);
+        if (uses_reference_) upload(slot.reference, pair.reference);
+        slot.uploaded.record(upload_);
+        slot.held = uses_reference_ ? pair : FramePair{{}, pair.distorted};
+
+        compute_.wait(slot.uploaded.get());
+        const DeviceFrame frame{format_, uses_reference_ ? slot.reference.data() : nullptr, slot.distorted.data()};
+        std::byte* device_area = device_results_.data() + offset;
+        for (std::size_t k = 0; k < features_.size(); ++k)
+            if (run[k]) features_[k]->enqueue(frame, device_area + layout_.offsets[k], compute_.get());
+        VQ_CUDA_CHECK(cudaMemcpyAsync(host_results_.data() + offset, device_area, layout_.total,
+                                      cudaMemcpyDeviceToHost, compute_.get()));
+        transfers_.count_readback(layout_.total);
+        ++transfers_.frames;
+        slot.done.record(compute_);
+    }
+
+    Device device_;  // first: everything below lives on it
+    std::vector<CudaFeature*> features_;
+    BlockLayout layout_;
+    VideoFormat format_;
+    bool uses_reference_;
+    Stream upload_;
+    Stream compute_;
+    DeviceBuffer device_results_;  // ring_size result areas, one per slot
+    PinnedBuffer host_results_;
+    std::vector<Slot> slots_;
+    std::shared_ptr<PinnedPool> pool_;
+    TransferCounter transfers_;
+};
+
+}  // namespace
+
+std::unique_ptr<Executor> make_executor(std::vector<Feature*> features, int gpu, const VideoFormat& format,
+                                        bool uses_reference) {
+    return std::make_unique<CudaExecutor>(as_cuda_features(features), gpu, format, uses_reference);
+}
+
+}  // namespace vq::cuda

@@ -43,9 +43,9 @@ void quick_select(float* a, std::ptrdiff_t n, std::ptrdiff_t k) {
     }
 }
 
-// Every c-value is 0 or a binary32 >= 0.5, hence an integer multiple of 2^-24 (§15.3):
-// c · 2^24 is exact in 64 bits, and so is the sum of up to 7680² of them.
-std::uint64_t fixed_point(float c) { return std::uint64_t(double(c) * 0x1p24); }
+// Every c-value is 0 or a binary32 in [0.5, 2^14), hence an integer multiple of 2^-24 (§15.3):
+// c · 2^24 < 2^38 is exact in 64 bits, and so is the sum of up to 7680² of them.
+std::uint64_t fixed_point(float c) { return std::uint64_t(std::int64_t(double(c) * 0x1p24)); }
 
 // Histogram bins are the top 12 bits of the (non-negative) float: exponent and 3 mantissa bits,
 // so bin order is value order and bin 0 holds exactly the zeros.

@@ -47,7 +47,7 @@ void decimate_plane(const Sample* in, int width, int height, Sample* out) {
 // §9: a if it repeats, else b if b == c, else the minimum ("all different" gives the minimum).
 inline std::uint16_t mode3(std::uint16_t a, std::uint16_t b, std::uint16_t c) {
     const std::uint16_t lowest = std::min(a, std::min(b, c));
-    return (a == b || a == c) ? a : (b == c ? b : lowest);
+    return ((a == b) | (a == c)) ? a : (b == c ? b : lowest);
 }
 
 void horizontal_mode(const std::uint16_t* row, int width, std::uint16_t* out) {
@@ -97,37 +97,41 @@ void anti_dither(std::uint16_t* plane, int width, int height) {
 
 void spatial_mask(const std::uint16_t* plane, int width, int height, int threshold,
                   std::uint8_t* mask) {
-    // Z (a flat pixel: equal to its right and lower neighbours) for every row, then the 7×7 box
-    // sum as a sliding sum of 7 rows per column followed by a 7-wide sum along the row.
+    // Z (a flat pixel: equal to its right and lower neighbours) row by row into a ring of the 8
+    // rows the window needs, a sliding 7-row sum per column, then a 7-wide sum along the row.
+    // Everything fits in uint8 (a box holds at most 49).
     constexpr int radius = 3;
+    constexpr int ring_rows = 2 * radius + 2;  // rows i-4 .. i+3
     const std::size_t w = std::size_t(width);
-    thread_local std::vector<std::uint8_t> flat;
-    thread_local std::vector<std::uint16_t> column_sums;
-    flat.resize(w * std::size_t(height));
+    thread_local std::vector<std::uint8_t> ring;
+    thread_local std::vector<std::uint8_t> column_sums;
+    ring.resize(ring_rows * w);
     column_sums.assign(w + 2 * radius, 0);  // zero margins: the box is clipped to the picture
+    std::uint8_t* sums = column_sums.data() + radius;
 
-    for (int i = 0; i < height; ++i) {
-        const std::uint16_t* row = plane + std::size_t(i) * w;
-        const std::uint16_t* below = i + 1 < height ? row + w : row;  // last row: only the right test
-        std::uint8_t* z = flat.data() + std::size_t(i) * w;
+    const auto flat_row = [&](int r) { return ring.data() + std::size_t(r % ring_rows) * w; };
+    const auto add_flat_row = [&](int r) {
+        const std::uint16_t* row = plane + std::size_t(r) * w;
+        const std::uint16_t* below = r + 1 < height ? row + w : row;  // last row: only the right test
+        std::uint8_t* z = flat_row(r);
         for (std::size_t j = 0; j + 1 < w; ++j)
-            z[j] = std::uint8_t(row[j] == row[j + 1] && row[j] == below[j]);
+            z[j] = std::uint8_t((row[j] == row[j + 1]) & (row[j] == below[j]));
         z[w - 1] = std::uint8_t(row[w - 1] == below[w - 1]);
-    }
-
-    std::uint16_t* sums = column_sums.data() + radius;
-    const auto add_row = [&](int r, int sign) {
-        const std::uint8_t* z = flat.data() + std::size_t(r) * w;
-        for (std::size_t j = 0; j < w; ++j) sums[j] = std::uint16_t(sums[j] + sign * z[j]);
+        for (std::size_t j = 0; j < w; ++j) sums[j] = std::uint8_t(sums[j] + z[j]);
     };
-    for (int r = 0; r < std::min(radius, height); ++r) add_row(r, 1);
+    const auto remove_flat_row = [&](int r) {
+        const std::uint8_t* z = flat_row(r);
+        for (std::size_t j = 0; j < w; ++j) sums[j] = std::uint8_t(sums[j] - z[j]);
+    };
+
+    for (int r = 0; r < std::min(radius, height); ++r) add_flat_row(r);
     for (int i = 0; i < height; ++i) {
-        if (i + radius < height) add_row(i + radius, 1);
-        if (i - radius - 1 >= 0) add_row(i - radius - 1, -1);
+        if (i + radius < height) add_flat_row(i + radius);
+        if (i - radius - 1 >= 0) remove_flat_row(i - radius - 1);
         std::uint8_t* out = mask + std::size_t(i) * w;
+        const std::uint8_t* s = sums - radius;
         for (std::size_t j = 0; j < w; ++j) {
-            const std::uint16_t* s = sums + j - radius;
-            const int box = s[0] + s[1] + s[2] + s[3] + s[4] + s[5] + s[6];
+            const int box = s[j] + s[j + 1] + s[j + 2] + s[j + 3] + s[j + 4] + s[j + 5] + s[j + 6];
             out[j] = std::uint8_t(box > threshold);
         }
     }

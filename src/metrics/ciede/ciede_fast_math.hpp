@@ -13,6 +13,7 @@
 
 #include <math.h>
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 
@@ -21,12 +22,15 @@ namespace vq::ciede::fast {
 // Relative distance, around an approximation, that is certain to contain the reference's value.
 inline constexpr double certainty_margin = 0x1p-40;
 
-// Half the distance from float r to its nearer neighbour, or less: 2^(e-25) for a normal r in
-// [2^e, 2^(e+1)) (the gap below a power of two is half the gap above), 2^-150 for zero and
-// subnormals. A double x with F(x) = r rounds to r for sure when |x - r| + error is below it.
+// Half the distance from float r to its nearer neighbour: 2^(e-24) for a normal r in
+// [2^e, 2^(e+1)), but 2^(e-25) when r = ±2^e (the gap below a power of two is half the gap
+// above), and 2^-150 for zero and subnormals. A double x with F(x) = r rounds to r for sure when
+// |x - r| + error is below it.
 inline double half_float_gap(float r) {
-    const float binade = std::bit_cast<float>(std::bit_cast<std::uint32_t>(r) & 0x7f800000u);
-    return fmax(double(binade) * 0x1p-25, 0x1p-150);
+    const std::uint32_t bits = std::bit_cast<std::uint32_t>(r);
+    const float binade = std::bit_cast<float>(bits & 0x7f800000u);
+    const double scale = (bits & 0x007fffffu) == 0 ? 0x1p-25 : 0x1p-24;
+    return std::max(double(binade) * scale, 0x1p-150);
 }
 
 // Rounds x to float into `out`; true if every value within `error` of x rounds to that float.
@@ -83,12 +87,12 @@ inline SinCos sin_cos(double x) {
     const double r = (x - k * half_pi_hi) - k * half_pi_lo;
     const double s = sin_small(r);
     const double c = cos_quarter(r);
-    switch (k & 3) {
-    case 0: return {s, c};
-    case 1: return {c, -s};
-    case 2: return {-s, -c};
-    default: return {-c, s};
-    }
+    // Quadrant k: (sin, cos) = (s, c), (c, -s), (-s, -c), (-c, s); as selections, branch-free.
+    const bool odd = (k & 1) != 0;
+    const double sin_magnitude = odd ? c : s;
+    const double cos_magnitude = odd ? s : c;
+    return {(k & 2) != 0 ? -sin_magnitude : sin_magnitude,
+            ((k + 1) & 2) != 0 ? -cos_magnitude : cos_magnitude};
 }
 
 // atan2(y, x), not both zero. atan t for t = min/max in [0, 1] is atan(j/8) plus the series of
@@ -108,7 +112,8 @@ inline double atan2(double y, double x) {
     };
     const double ax = fabs(x), ay = fabs(y);
     const bool steep = ay > ax;
-    const double t = steep ? ax / ay : ay / ax;
+    // The floor keeps t finite (0) for atan2(0, 0), which callers replace but still evaluate.
+    const double t = std::min(ax, ay) / std::max({ax, ay, 0x1p-1000});
     const int j = int(t * 8.0 + 0.5);
     const double c = j * 0.125;
     const double u = (t - c) / (1.0 + t * c);

@@ -154,7 +154,15 @@ void mode_filter(std::uint16_t* plane, int width, int height);
 void c_values(const std::uint16_t* image, const std::uint8_t* mask, int width, int height,
               int window, const ContrastParams& contrast, float* out);
 
-// §11.1: mean of the k largest c-values, summed in the reference's order. Permutes `c`.
+// §11.1: k = max(1, min(n, trunc(topk · n))).
+std::size_t top_k_count(std::size_t n, double topk);
+
+// §11.1: the reference's quick-select; leaves the k largest values in c[0..k-1] in the order the
+// reference sums them.
+void quick_select(std::span<float> c, std::size_t k);
+
+// §11.1: mean of the k largest c-values, bit-identical to the reference's sum in quick-select
+// order. May permute `c`.
 double top_k_mean(std::span<float> c, double topk);
 
 // §11.2.

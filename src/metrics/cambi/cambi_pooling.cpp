@@ -19,30 +19,6 @@
 namespace vq::cambi {
 namespace {
 
-// §11.1: Hoare-style partition on the descending order with the pivot value read at index k;
-// leaves the k largest values in a[0..k-1], in the order the reference sums them.
-void quick_select(float* a, std::ptrdiff_t n, std::ptrdiff_t k) {
-    if (k == n) return;
-    std::ptrdiff_t lo = 0;
-    std::ptrdiff_t hi = n - 1;
-    while (lo < hi) {
-        const float pivot = a[k];
-        std::ptrdiff_t i = lo;
-        std::ptrdiff_t j = hi;
-        do {
-            while (a[i] > pivot) ++i;
-            while (a[j] < pivot) --j;
-            if (i <= j) {
-                std::swap(a[i], a[j]);
-                ++i;
-                --j;
-            }
-        } while (i <= j);
-        if (j < k) lo = i;
-        if (k < i) hi = j;
-    }
-}
-
 // Every c-value is 0 or a binary32 in [0.5, 2^14), hence an integer multiple of 2^-24 (§15.3):
 // c · 2^24 < 2^38 is exact in 64 bits, and so is the sum of up to 7680² of them.
 std::uint64_t fixed_point(float c) { return std::uint64_t(std::int64_t(double(c) * 0x1p24)); }
@@ -109,13 +85,43 @@ std::optional<double> order_independent_mean(std::span<const float> c, std::size
 
 }  // namespace
 
-double top_k_mean(std::span<float> c, double topk) {
+std::size_t top_k_count(std::size_t n, double topk) {
+    const auto k = std::size_t(std::ptrdiff_t(topk * double(n)));  // C's double -> int truncation
+    return std::max<std::size_t>(1, std::min(n, k));
+}
+
+void quick_select(std::span<float> c, std::size_t k) {
+    // Hoare-style partition on the descending order with the pivot value read at index k.
     const std::ptrdiff_t n = std::ptrdiff_t(c.size());
-    const std::ptrdiff_t k = std::max<std::ptrdiff_t>(1, std::min(n, std::ptrdiff_t(topk * double(n))));
-    if (const auto mean = order_independent_mean(c, std::size_t(k))) return *mean;
-    quick_select(c.data(), n, k);
+    const std::ptrdiff_t kk = std::ptrdiff_t(k);
+    if (kk == n) return;
+    float* a = c.data();
+    std::ptrdiff_t lo = 0;
+    std::ptrdiff_t hi = n - 1;
+    while (lo < hi) {
+        const float pivot = a[kk];
+        std::ptrdiff_t i = lo;
+        std::ptrdiff_t j = hi;
+        do {
+            while (a[i] > pivot) ++i;
+            while (a[j] < pivot) --j;
+            if (i <= j) {
+                std::swap(a[i], a[j]);
+                ++i;
+                --j;
+            }
+        } while (i <= j);
+        if (j < kk) lo = i;
+        if (kk < i) hi = j;
+    }
+}
+
+double top_k_mean(std::span<float> c, double topk) {
+    const std::size_t k = top_k_count(c.size(), topk);
+    if (const auto mean = order_independent_mean(c, k)) return *mean;
+    quick_select(c, k);
     double sum = 0.0;
-    for (std::ptrdiff_t t = 0; t < k; ++t) sum += double(c[std::size_t(t)]);
+    for (std::size_t t = 0; t < k; ++t) sum += double(c[t]);
     return sum / double(k);
 }
 

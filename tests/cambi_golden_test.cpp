@@ -122,7 +122,7 @@ std::string case_name(const testing::TestParamInfo<GoldenCase>& info) {
     return name;
 }
 
-INSTANTIATE_TEST_SUITE_P(Goldens, CambiGolden, testing::ValuesIn(golden_cases()), case_name);
+INSTANTIATE_TEST_SUITE_P(Cambi, CambiGolden, testing::ValuesIn(golden_cases()), case_name);
 
 }  // namespace
 }  // namespace vq

@@ -2,11 +2,13 @@
 // every fixture when ../shared is present.
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <map>
-#include <stdexcept>
+#include <new>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -123,7 +125,7 @@ TEST_P(Y4mReaderFormats, ReadsEveryFrameWithCeilChromaAndThenEnds) {
 constexpr VideoFormat fmt5x3(ChromaFormat chroma, int depth = 8) { return {5, 3, depth, chroma}; }
 
 INSTANTIATE_TEST_SUITE_P(
-    EveryTag, Y4mReaderFormats,
+    Y4mEveryTag, Y4mReaderFormats,
     testing::Values(Y4mCase{"default", "", fmt5x3(ChromaFormat::yuv420)},
                     Y4mCase{"C420", "C420", fmt5x3(ChromaFormat::yuv420)},
                     Y4mCase{"C420jpeg", "C420jpeg", fmt5x3(ChromaFormat::yuv420)},
@@ -338,7 +340,8 @@ TEST(Y4mReader, TruncatedAlphaPlaneCountsInTheFrame) {
 }
 
 TEST(Y4mReader, FileEndingAfterFrameMarkerIsTruncated) {
-    const fs::path dir = test::scratch_dir("y4m_marker_end");
+    const fs::path path = test::scratch_dir("y4m_marker_end") / "in.y4m";
+    const std::string frame_1 = "'" + path.string() + "': frame 1";
     const VideoFormat format{4, 2, 8, ChromaFormat::yuv420};
     const std::string one = y4m_file("YUV4MPEG2 W4 H2 F1:1", format, 1);
     for (const auto& [tail, problem] : std::map<std::string, std::string>{
@@ -347,11 +350,10 @@ TEST(Y4mReader, FileEndingAfterFrameMarkerIsTruncated) {
              {"FRA", " is truncated (the file ends inside its FRAME line)"},
              {"FRAME Ixyz", " is truncated (the file ends inside its FRAME line)"},
              {"F", " is truncated (the file ends inside its FRAME line)"}}) {
-        const fs::path path = write_file(dir / "in.y4m", one + tail);
+        write_file(path, one + tail);
         const auto source = open_y4m(path.string());
         expect_frame(source->next(), format, 0);
-        EXPECT_EQ(error_of([&] { source->next(); }), "'" + path.string() + "': frame 1" + problem)
-            << tail;
+        EXPECT_EQ(error_of([&] { source->next(); }), frame_1 + problem) << tail;
     }
 }
 
@@ -392,6 +394,15 @@ TEST(Y4mReader, LargeFramesReadIntact) {
 
 // --- raw YUV -------------------------------------------------------------------------------
 
+// "5x3_10bit_420"
+std::string yuv_case_name(const testing::TestParamInfo<VideoFormat>& info) {
+    const VideoFormat& f = info.param;
+    std::string chroma = to_string(f.chroma);  // "4:2:0"
+    std::erase(chroma, ':');
+    return std::to_string(f.width) + "x" + std::to_string(f.height) + "_" +
+           std::to_string(f.bit_depth) + "bit_" + chroma;
+}
+
 class YuvReaderFormats : public testing::TestWithParam<VideoFormat> {};
 
 TEST_P(YuvReaderFormats, ReadsEveryFrameAndThenEnds) {
@@ -407,7 +418,7 @@ TEST_P(YuvReaderFormats, ReadsEveryFrameAndThenEnds) {
     EXPECT_FALSE(source->skip());
 }
 
-INSTANTIATE_TEST_SUITE_P(Formats, YuvReaderFormats,
+INSTANTIATE_TEST_SUITE_P(YuvEveryFormat, YuvReaderFormats,
                          testing::Values(VideoFormat{5, 3, 8, ChromaFormat::yuv420},
                                          VideoFormat{5, 3, 8, ChromaFormat::yuv422},
                                          VideoFormat{5, 3, 8, ChromaFormat::yuv444},
@@ -417,15 +428,7 @@ INSTANTIATE_TEST_SUITE_P(Formats, YuvReaderFormats,
                                          VideoFormat{5, 3, 16, ChromaFormat::yuv444},
                                          VideoFormat{5, 3, 10, ChromaFormat::yuv400},
                                          VideoFormat{320, 240, 8, ChromaFormat::yuv420}),
-                         [](const testing::TestParamInfo<VideoFormat>& info) {
-                             const VideoFormat& f = info.param;
-                             return std::to_string(f.width) + "x" + std::to_string(f.height) + "_" +
-                                    std::to_string(f.bit_depth) + "bit_" +
-                                    std::to_string(f.chroma == ChromaFormat::yuv420   ? 420
-                                                   : f.chroma == ChromaFormat::yuv422 ? 422
-                                                   : f.chroma == ChromaFormat::yuv444 ? 444
-                                                                                      : 400);
-                         });
+                         yuv_case_name);
 
 TEST(YuvReader, TruncatedLastFrameNamesFileAndFrame) {
     const VideoFormat format{4, 4, 10, ChromaFormat::yuv420};  // 48 bytes a frame
@@ -461,18 +464,11 @@ TEST(YuvReader, EmptyAndMissingFiles) {
 
 TEST(YuvReader, RejectsAnImpossibleFormatAsAUsageError) {
     const fs::path path = write_file(test::scratch_dir("yuv_bad_format") / "in.yuv", "xxxx");
-    EXPECT_FALSE(error_of(
-                     [&] {
-                         open_yuv(path.string(), {0, 4, 8, ChromaFormat::yuv420});
-                     },
-                     ErrorKind::usage)
-                     .empty());
-    EXPECT_FALSE(error_of(
-                     [&] {
-                         open_yuv(path.string(), {4, 4, 17, ChromaFormat::yuv420});
-                     },
-                     ErrorKind::usage)
-                     .empty());
+    for (const VideoFormat& format : {VideoFormat{0, 4, 8, ChromaFormat::yuv420},
+                                      VideoFormat{4, 4, 17, ChromaFormat::yuv420}}) {
+        const auto open = [&] { open_yuv(path.string(), format); };
+        EXPECT_FALSE(error_of(open, ErrorKind::usage).empty());
+    }
 }
 
 // --- read-ahead ----------------------------------------------------------------------------
@@ -488,20 +484,20 @@ public:
     const VideoFormat& format() const override { return format_; }
     const std::string& path() const override { return path_; }
     std::optional<Picture> next() override {
-        if (produced_ == fail_at_)
-            throw runtime_error("'counting': frame " + std::to_string(produced_) + " is bad");
-        if (produced_ == count_) return std::nullopt;
+        if (produced == fail_at_)
+            throw runtime_error("'counting': frame " + std::to_string(produced) + " is bad");
+        if (produced == count_) return std::nullopt;
         const std::size_t bytes = format_.frame_bytes();
         Picture picture(format_,
                         allocator_ ? allocator_(bytes) : FrameBuffer(new std::byte[bytes]));
-        picture.data()[0] = std::byte(produced_ & 0xff);
-        ++produced_;
+        picture.data()[0] = std::byte(produced & 0xff);
+        ++produced;
         return picture;
     }
     bool skip() override { return next().has_value(); }
     void set_allocator(BufferAllocator allocator) override { allocator_ = std::move(allocator); }
 
-    std::atomic<std::size_t> produced_{0};
+    std::atomic<std::size_t> produced{0};
 
 private:
     VideoFormat format_{4, 2, 8, ChromaFormat::yuv400};
@@ -517,9 +513,9 @@ std::size_t index_of(const std::optional<Picture>& picture) {
 
 // Waits (bounded) until the producer thread has read `count` frames from `source`.
 bool wait_for_produced(const CountingSource& source, std::size_t count) {
-    for (int i = 0; i < 2000 && source.produced_ < count; ++i)
+    for (int i = 0; i < 2000 && source.produced < count; ++i)
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    return source.produced_ >= count;
+    return source.produced >= count;
 }
 
 TEST(ReadAhead, DeliversFramesInOrderThenEnds) {
@@ -557,11 +553,11 @@ TEST(ReadAhead, ReadsNoMoreThanDepthFramesAhead) {
     auto counting = std::make_unique<CountingSource>(CountingSource::endless);
     const CountingSource& probe = *counting;
     auto source = read_ahead(std::move(counting), 4);
-    EXPECT_EQ(probe.produced_, 0u);  // nothing is read before the first request
+    EXPECT_EQ(probe.produced, 0u);  // nothing is read before the first request
     EXPECT_EQ(index_of(source->next()), 0u);
     ASSERT_TRUE(wait_for_produced(probe, 5));
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    EXPECT_EQ(probe.produced_, 5u);  // the frame handed out plus four waiting
+    EXPECT_EQ(probe.produced, 5u);  // the frame handed out plus four waiting
 }
 
 TEST(ReadAhead, DestructionWhileTheProducerWaitsDoesNotHang) {

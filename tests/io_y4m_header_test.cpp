@@ -48,7 +48,7 @@ TEST_P(Y4mHeaderChroma, MapsTheCTag) {
     EXPECT_FALSE(header.has_alpha_plane);
 }
 
-INSTANTIATE_TEST_SUITE_P(EveryTag, Y4mHeaderChroma,
+INSTANTIATE_TEST_SUITE_P(Y4mEveryTag, Y4mHeaderChroma,
                          testing::Values(ChromaCase{"420", ChromaFormat::yuv420, 8},
                                          ChromaCase{"420jpeg", ChromaFormat::yuv420, 8},
                                          ChromaCase{"420mpeg2", ChromaFormat::yuv420, 8},
@@ -112,7 +112,7 @@ TEST_P(Y4mHeaderRejects, WithAOneLineMessage) {
 }
 
 INSTANTIATE_TEST_SUITE_P(
-    Malformed, Y4mHeaderRejects,
+    Y4mMalformed, Y4mHeaderRejects,
     testing::Values(
         BadHeader{"YUV4MPEG2 H2 F1:1", "missing W (width) tag"},
         BadHeader{"YUV4MPEG2 W2 F1:1", "missing H (height) tag"},

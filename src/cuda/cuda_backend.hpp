@@ -12,8 +12,10 @@ namespace vq::cuda {
 int usable_device_count() noexcept;
 
 // An executor running CUDA twins (features whose backend() is Backend::cuda) on device `gpu`.
-// Throws vq::Error when the device cannot be used. Its allocator() hands out pinned memory.
+// The reference is uploaded only if `reference_available` (the session's frame pairs carry one)
+// and one of `features` uses it. Throws vq::Error when the device cannot be used. Its
+// allocator() hands out pinned memory.
 std::unique_ptr<Executor> make_executor(std::vector<Feature*> features, int gpu,
-                                        const VideoFormat& format, bool uses_reference);
+                                        const VideoFormat& format, bool reference_available);
 
 }  // namespace vq::cuda

@@ -57,12 +57,12 @@ std::vector<std::size_t> block_sizes(const std::vector<CudaFeature*>& features) 
 
 class CudaExecutor final : public Executor {
 public:
-    CudaExecutor(std::vector<CudaFeature*> features, int gpu, const VideoFormat& format, bool uses_reference)
+    CudaExecutor(std::vector<CudaFeature*> features, int gpu, const VideoFormat& format, bool upload_reference)
         : device_(gpu),
           features_(std::move(features)),
           layout_(block_sizes(features_)),
           format_(format),
-          uses_reference_(uses_reference),
+          upload_reference_(upload_reference),
           device_results_(layout_.total * ring_size),
           host_results_(layout_.total * ring_size),
           pool_(PinnedPool::create(device_)) {
@@ -70,7 +70,7 @@ public:
         for (std::size_t s = 0; s < ring_size; ++s) {
             Slot& slot = slots_.emplace_back();
             slot.distorted = DeviceBuffer(format.frame_bytes());
-            if (uses_reference_) slot.reference = DeviceBuffer(format.frame_bytes());
+            if (upload_reference_) slot.reference = DeviceBuffer(format.frame_bytes());
         }
         for (CudaFeature* feature : features_) feature->prepare(compute_.get());
     }
@@ -139,12 +139,12 @@ private:
     void enqueue_frame(Slot& slot, std::size_t offset, const FramePair& pair, const std::vector<bool>& run) {
         upload_.wait(slot.done.get());  // the slot's previous frame no longer reads its device frame
         upload(slot.distorted, pair.distorted);
-        if (uses_reference_) upload(slot.reference, pair.reference);
+        if (upload_reference_) upload(slot.reference, pair.reference);
         slot.uploaded.record(upload_);
-        slot.held = uses_reference_ ? pair : FramePair{{}, pair.distorted};
+        slot.held = upload_reference_ ? pair : FramePair{{}, pair.distorted};
 
         compute_.wait(slot.uploaded.get());
-        const DeviceFrame frame{format_, uses_reference_ ? slot.reference.data() : nullptr, slot.distorted.data()};
+        const DeviceFrame frame{format_, upload_reference_ ? slot.reference.data() : nullptr, slot.distorted.data()};
         std::byte* device_area = device_results_.data() + offset;
         for (std::size_t k = 0; k < features_.size(); ++k)
             if (run[k]) features_[k]->enqueue(frame, device_area + layout_.offsets[k], compute_.get());
@@ -159,7 +159,7 @@ private:
     std::vector<CudaFeature*> features_;
     BlockLayout layout_;
     VideoFormat format_;
-    bool uses_reference_;
+    bool upload_reference_;
     Stream upload_;
     Stream compute_;
     DeviceBuffer device_results_;  // ring_size result areas, one per slot
@@ -172,8 +172,13 @@ private:
 }  // namespace
 
 std::unique_ptr<Executor> make_executor(std::vector<Feature*> features, int gpu, const VideoFormat& format,
-                                        bool uses_reference) {
-    return std::make_unique<CudaExecutor>(as_cuda_features(features), gpu, format, uses_reference);
+                                        bool reference_available) {
+    // The session's reference may be there for CPU features alone: upload it only if a CUDA
+    // twin reads it.
+    const bool upload_reference = reference_available && std::any_of(features.begin(), features.end(), [](const Feature* f) {
+                                      return f->uses_reference();
+                                  });
+    return std::make_unique<CudaExecutor>(as_cuda_features(features), gpu, format, upload_reference);
 }
 
 }  // namespace vq::cuda

@@ -3,9 +3,11 @@
 #include <condition_variable>
 #include <deque>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <stop_token>
 #include <thread>
+#include <utility>
 #include <variant>
 
 #include "io/frame_source.hpp"

@@ -1,6 +1,8 @@
 // YUV4MPEG2 files: a header line, then per frame a "FRAME[ params]\n" line and the planes.
+#include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include <fmt/format.h>
 

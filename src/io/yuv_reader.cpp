@@ -1,4 +1,7 @@
 // Raw planar YUV: no header, frames of the given format back to back.
+#include <memory>
+#include <utility>
+
 #include <fmt/format.h>
 
 #include "io/file_frame_source.hpp"

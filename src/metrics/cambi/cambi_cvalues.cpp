@@ -17,45 +17,56 @@
 namespace vq::cambi {
 namespace {
 
-// Calls f(value, first, last) for each maximal run of equal values among masked pixels.
-template <typename F>
-void for_each_run(const std::uint16_t* row, const std::uint8_t* mask, int width, F&& f) {
+// c_values is compiled once per instruction set (target_clones); its helpers must be inlined
+// into each clone to be vectorised for it.
+#define CAMBI_INLINE [[gnu::always_inline]] inline
+
+// Calls f(value, first, last) for each maximal run of equal values among masked pixels, and
+// gap(first, last) for each maximal run of unmasked ones.
+template <typename Run, typename Gap>
+CAMBI_INLINE void for_each_run(const std::uint16_t* row, const std::uint8_t* mask, int width,
+                               Run&& run, Gap&& gap) {
     int b = 0;
     while (b < width) {
-        if (!mask[b]) {
-            ++b;
-            continue;
-        }
         const int first = b;
-        const std::uint16_t value = row[b];
-        while (b + 1 < width && mask[b + 1] && row[b + 1] == value) ++b;
-        f(int(value), first, b);
+        if (!mask[b]) {
+            while (b + 1 < width && !mask[b + 1]) ++b;
+            gap(first, b);
+        } else {
+            const std::uint16_t value = row[b];
+            while (b + 1 < width && mask[b + 1] && row[b + 1] == value) ++b;
+            run(int(value), first, b);
+        }
         ++b;
     }
 }
 
 // The table is value-major (one row of counts per value), padded by p columns on both sides so
 // that every update is one contiguous span: the counts of window column j sit at index j + p.
-// One extra row of zeros stands for values outside the band.
+// One extra row of zeros stands for values outside the band. Every row added is removed again
+// before the table goes out of use, so it is all zero between uses and never needs clearing.
 class WindowHistograms {
 public:
     WindowHistograms(int width, int window, ValueBand band)
         : span_(window - 1), band_(band), stride_(std::size_t(width + span_)) {
-        thread_local std::vector<std::uint16_t> storage;
-        storage.assign(stride_ * std::size_t(band.hi - band.lo + 2), 0);
+        thread_local std::vector<std::uint16_t> storage;  // all zero, see above
+        storage.resize(std::max(storage.size(), stride_ * std::size_t(band.hi - band.lo + 2)));
         counts_ = storage.data();
     }
 
     // Adds or removes one picture row: each run of equal masked values in the band at once.
     template <bool add>
-    void update(const std::uint16_t* row, const std::uint8_t* mask, int width) {
-        for_each_run(row, mask, width, [&](int value, int first, int last) {
-            if (value >= band_.lo && value <= band_.hi) update_run<add>(value, first, last);
-        });
+    CAMBI_INLINE void update(const std::uint16_t* row, const std::uint8_t* mask, int width) {
+        for_each_run(
+            row, mask, width,
+            [&](int value, int first, int last) {
+                if (value >= band_.lo && value <= band_.hi) update_run<add>(value, first, last);
+            },
+            [](int, int) {});
     }
 
     // Counts of `value` in the windows centred on each column; all zero outside the band.
-    const std::uint16_t* counts(int value) const {
+    CAMBI_INLINE const std::uint16_t* counts(int value) const {
         const bool inside = value >= band_.lo && value <= band_.hi;
         const std::size_t row = inside ? std::size_t(value - band_.lo) : zero_row();
         return counts_ + row * stride_ + std::size_t(span_ / 2);
@@ -67,7 +78,7 @@ private:
     // Pixels first..last of one value: at padded index first + t the window sees
     // min(t + 1, plateau, length - t) of them, a trapezoid of `length` = run + span entries.
     template <bool add>
-    void update_run(int value, int first, int last) {
+    CAMBI_INLINE void update_run(int value, int first, int last) {
         std::uint16_t* r = counts_ + std::size_t(value - band_.lo) * stride_ + std::size_t(first);
         const int length = last - first + 1 + span_;
         const int plateau = std::min(last - first + 1, span_ + 1);
@@ -88,12 +99,13 @@ private:
 
 // §10.1 for one run of masked pixels of value v at columns first..last of the current row: one
 // pass per contrast step whose gate v passes, each a plain loop over contiguous counts.
-void run_c_values(const WindowHistograms& hist, int v, int first, int last,
-                  const ContrastParams& contrast, float* out) {
+CAMBI_INLINE void run_c_values(const WindowHistograms& hist, int v, int first, int last,
+                               const ContrastParams& contrast, float* out) {
     const int n = contrast.num_diffs;
     const int length = last - first + 1;
     const std::uint16_t* p0 = hist.counts(v) + first;
     float* c = out + first;
+    std::fill(c, c + length, 0.0f);  // c starts at +0.0 (§10.1)
     for (int delta = 1; delta <= n; ++delta) {
         if (v > contrast.tvi[std::size_t(delta - 1)] || v + n + delta <= contrast.vis_lum) continue;
         const std::uint16_t* p1 = hist.counts(v + delta) + first;
@@ -109,6 +121,7 @@ void run_c_values(const WindowHistograms& hist, int v, int first, int last,
 
 }  // namespace
 
+[[gnu::target_clones("avx2", "default")]]
 void c_values(const std::uint16_t* image, const std::uint8_t* mask, int width, int height,
               int window, const ContrastParams& contrast, float* out) {
     const std::size_t w = std::size_t(width);
@@ -127,11 +140,15 @@ void c_values(const std::uint16_t* image, const std::uint8_t* mask, int width, i
         if (i + radius < height) hist.update<true>(row(i + radius), mask_row(i + radius), width);
         if (i - radius - 1 >= 0) hist.update<false>(row(i - radius - 1), mask_row(i - radius - 1), width);
         float* c = out + std::size_t(i) * w;
-        std::fill(c, c + w, 0.0f);
-        for_each_run(row(i), mask_row(i), width, [&](int value, int first, int last) {
-            run_c_values(hist, value, first, last, contrast, c);
-        });
+        for_each_run(
+            row(i), mask_row(i), width,
+            [&](int value, int first, int last) { run_c_values(hist, value, first, last, contrast, c); },
+            [&](int first, int last) { std::fill(c + first, c + last + 1, 0.0f); });
     }
+    for (int i = std::max(0, height - radius - 1); i < height; ++i)  // leave the table all zero
+        hist.update<false>(row(i), mask_row(i), width);
 }
+
+#undef CAMBI_INLINE
 
 }  // namespace vq::cambi

@@ -4,6 +4,8 @@
 
 #include "metrics/ciede/ciede.hpp"
 #include "metrics/ciede/ciede_chroma.hpp"
+#include "metrics/ciede/ciede_delta_e_row.hpp"
+#include "metrics/ciede/ciede_lab_cache.hpp"
 #include "metrics/ciede/ciede_math.hpp"
 
 namespace vq {
@@ -24,23 +26,24 @@ void gather_chroma_row(const Picture& picture, const ciede::ChromaAddressing& ad
 
 template <typename Sample>
 double delta_e_sum(const FramePair& pair, const ciede::ChromaAddressing& addressing,
-                   const ciede::CodeScale& scale) {
+                   int bit_depth) {
     const auto ref_luma = pair.reference.plane<Sample>(0);
     const auto dist_luma = pair.distorted.plane<Sample>(0);
     const int width = ref_luma.width;
     std::vector<int> ref_cb(width), ref_cr(width), dist_cb(width), dist_cr(width);
+    ciede::LabCache lab(bit_depth);
+    ciede::DeltaERow delta_e(width);
     double sum = 0.0;
     for (int row = 0; row < ref_luma.height; ++row) {
         gather_chroma_row<Sample>(pair.reference, addressing, row, ref_cb, ref_cr);
         gather_chroma_row<Sample>(pair.distorted, addressing, row, dist_cb, dist_cr);
         const Sample* ref_y = ref_luma.row(row);
         const Sample* dist_y = dist_luma.row(row);
-        for (int col = 0; col < width; ++col) {
-            const ciede::Lab ref = ciede::ycbcr_to_lab(ref_y[col], ref_cb[col], ref_cr[col], scale);
-            const ciede::Lab dist =
-                ciede::ycbcr_to_lab(dist_y[col], dist_cb[col], dist_cr[col], scale);
-            sum += double(ciede::delta_e_2000(ref, dist));
-        }
+        for (int col = 0; col < width; ++col)
+            delta_e.set(col, lab(ref_y[col], ref_cb[col], ref_cr[col]),
+                        lab(dist_y[col], dist_cb[col], dist_cr[col]));
+        // §4.7: one double sum over the frame in raster order.
+        for (const float value : delta_e.compute()) sum += double(value);
     }
     return sum;
 }
@@ -51,7 +54,6 @@ public:
 
     void init(const VideoFormat& format) override {
         addressing_ = ciede::chroma_addressing(format, options_);
-        scale_ = ciede::code_scale(format.bit_depth);
         bit_depth_ = format.bit_depth;
         pixel_count_ = static_cast<unsigned long long>(format.width) * unsigned(format.height);
     }
@@ -61,8 +63,8 @@ public:
 
     void compute(const FramePair& pair, std::span<std::byte> bytes) const override {
         block_as<CiedeBlock>(bytes).delta_e_sum =
-            bit_depth_ > 8 ? delta_e_sum<std::uint16_t>(pair, addressing_, scale_)
-                           : delta_e_sum<std::uint8_t>(pair, addressing_, scale_);
+            bit_depth_ > 8 ? delta_e_sum<std::uint16_t>(pair, addressing_, bit_depth_)
+                           : delta_e_sum<std::uint8_t>(pair, addressing_, bit_depth_);
     }
 
     void finish(std::span<const std::byte> bytes, std::span<double> scores) override {
@@ -72,7 +74,6 @@ public:
 private:
     CiedeOptions options_;
     ciede::ChromaAddressing addressing_{};
-    ciede::CodeScale scale_{};
     int bit_depth_ = 8;
     unsigned long long pixel_count_ = 0;
 };

@@ -1,46 +1,47 @@
 // ΔE00 of a whole row of colour pairs at once, for the CPU twin: bit-identical to
-// ciede::delta_e_2000 on every pixel, several times faster.
-//
-// Two things make it fast. The row is processed stage by stage over arrays (structure of
-// arrays), so the pixels of a row are independent iterations that the compiler vectorises and
-// the core overlaps, instead of one long dependent chain of libm calls per pixel. And each
-// libm-based quantity that the reference rounds to float is computed from the certified
-// approximations of ciede_fast_math.hpp; the rare pixels whose rounding is not certain are
-// recomputed with the reference's expression from ciede_math.hpp in a fix-up pass.
+// ciede::delta_e_2000 on every pixel and several times faster (ciede_delta_e_kernel.hpp says
+// how). The kernel is compiled for AVX2 as well as for the baseline instruction set, and the
+// constructor picks the best the CPU runs.
 #pragma once
 
-#include <cstdint>
 #include <span>
 #include <vector>
 
+#include "metrics/ciede/ciede_math.hpp"
+
 namespace vq::ciede {
 
-// One row of colours, as arrays.
-struct LabRow {
-    std::vector<float> L, a, b;
+// The kernel's arrays for one row, padded to a multiple of its four lanes (padding lanes hold
+// colour (0, 0, 0) pairs, which are harmless to compute).
+struct DeltaEScratch {
+    explicit DeltaEScratch(int padded_width);
 
-    explicit LabRow(int width = 0) : L(width), a(width), b(width) {}
+    std::vector<float> L1, a1, b1, L2, a2, b2;  // reference and distorted colours
+    std::vector<float> c1, c2, a1p, a2p, c1p, c2p, mean_cp, h1, h2, delta_hp, mean_h, t, r_t;
+    std::vector<float> delta_e;
 };
 
-// Scratch arrays for one row; reused from row to row to avoid allocations.
 class DeltaERow {
 public:
     explicit DeltaERow(int width);
 
-    // out[i] = delta_e_2000(ref[i], dist[i]) for every pixel of the row.
-    void compute(const LabRow& ref, const LabRow& dist, std::span<float> out);
+    void set(int column, const Lab& reference, const Lab& distorted) {
+        scratch_.L1[column] = reference.L;
+        scratch_.a1[column] = reference.a;
+        scratch_.b1[column] = reference.b;
+        scratch_.L2[column] = distorted.L;
+        scratch_.a2[column] = distorted.a;
+        scratch_.b2[column] = distorted.b;
+    }
+
+    // ΔE00 of every pair set, in column order.
+    std::span<const float> compute();
 
 private:
-    void compensate_chroma(const LabRow& ref, const LabRow& dist);
-    void hue_angles(const LabRow& ref, const LabRow& dist);
-    void hue_terms();
-    void rotation_terms();
-    void combine(const LabRow& ref, const LabRow& dist, std::span<float> out);
-
     int width_;
-    std::vector<float> c1_, c2_, a1p_, a2p_, c1p_, c2p_, h1_, h2_;
-    std::vector<float> mean_cp_, mean_h_, delta_hp_, t_, r_t_, powf_;
-    std::vector<std::uint8_t> uncertain_;
+    int padded_width_;
+    DeltaEScratch scratch_;
+    void (*kernel_)(DeltaEScratch&, int);
 };
 
 }  // namespace vq::ciede

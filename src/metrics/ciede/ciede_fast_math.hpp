@@ -1,103 +1,99 @@
-// Fast, certified evaluation for the CPU twin: cheap approximations of the libm functions in
-// ΔE00, and the test that makes them exact.
+// Certified fast evaluation for the CPU twin's ΔE00 kernel: cheap four-lane approximations of
+// the libm functions in ΔE00, and the test that makes them exact.
 //
 // Every libm result in ΔE00 ends up rounded to float (spec/ciede.md §4.6 rows 6, 12, 14, 16, 18)
 // after a few double operations. The reference's double value D lies within a few double ulps
-// of the mathematically exact value (glibc's sin, cos, atan2, exp and pow are accurate to about
-// 1 ulp). An approximation A accurate to ~1e-15 relative therefore lies within
-// certainty_margin·|A| of D, far more than the real distance (over 100 times). If no float
-// rounding boundary lies within that margin of A, then F(A) = F(D) exactly; otherwise the caller
-// recomputes that quantity with the reference's own expression. The margin is ~2^-40 while
-// float boundaries are ~2^-24 apart, so about 1 evaluation in 30 000 falls back.
-#pragma once
+// (~1e-15 relative) of the mathematically exact value: glibc's sin, cos, atan2, exp and pow are
+// accurate to about 1 ulp. The approximations below are as accurate. So D lies within
+// certainty_margin (~1e-12, over 100 times the real distance) of an approximation A. If no
+// float rounding boundary lies within that margin of A, then F(A) = F(D) exactly; otherwise the
+// kernel recomputes that lane with the reference's own expression. Float boundaries are ~2^-24
+// apart against a margin of 2^-40, so about 1 lane in 30 000 falls back.
+//
+// INCLUDED ONCE PER INSTRUCTION SET after ciede_simd.hpp, inside the same namespace.
 
-#include <math.h>
-
-#include <algorithm>
-#include <bit>
-#include <cstdint>
-
-namespace vq::ciede::fast {
-
-// Relative distance, around an approximation, that is certain to contain the reference's value.
 inline constexpr double certainty_margin = 0x1p-40;
 
-// Half the distance from float r to its nearer neighbour: 2^(e-24) for a normal r in
-// [2^e, 2^(e+1)), but 2^(e-25) when r = ±2^e (the gap below a power of two is half the gap
-// above), and 2^-150 for zero and subnormals. A double x with F(x) = r rounds to r for sure when
-// |x - r| + error is below it.
-inline double half_float_gap(float r) {
-    const std::uint32_t bits = std::bit_cast<std::uint32_t>(r);
-    const float binade = std::bit_cast<float>(bits & 0x7f800000u);
-    const double scale = (bits & 0x007fffffu) == 0 ? 0x1p-25 : 0x1p-24;
-    return std::max(double(binade) * scale, 0x1p-150);
+// Lanes where every value within `error` of x rounds to the float `rounded` = F(x). A lane is
+// certain when |x - F(x)| + error is below half the gap from F(x) to its nearer neighbour:
+// 2^(e-24) for a normal float in [2^e, 2^(e+1)), 2^(e-25) for ±2^e itself (the gap below a
+// power of two is half the gap above), 2^-150 for zero and subnormals.
+inline Lv rounds_certainly(Dv x, Fv rounded, Dv error) {
+    const Iv bits = (Iv)rounded;
+    const Dv binade = widen((Fv)(bits & 0x7f800000));
+    const Lv power_of_two = widen((bits & 0x007fffff) == 0);
+    const Dv half_gap = max(binade * (power_of_two ? Dv{} + 0x1p-25 : Dv{} + 0x1p-24),
+                            Dv{} + 0x1p-150);
+    return abs(x - widen(rounded)) + error < half_gap;
 }
 
-// Rounds x to float into `out`; true if every value within `error` of x rounds to that float.
-// Written without branches so that loops over rows vectorise.
-inline bool rounds_certainly(double x, double error, float& out) {
-    out = float(x);
-    return fabs(x - double(out)) + error < half_float_gap(out);
+inline Lv rounds_certainly(Dv x, Fv rounded) {
+    return rounds_certainly(x, rounded, abs(x) * certainty_margin);
 }
 
-// Rounds x to float into `out`; true if that is certainly what the reference's value rounds to.
-inline bool rounds_certainly(double x, float& out) {
-    return rounds_certainly(x, fabs(x) * certainty_margin, out);
+// Evaluates c[0] + c[1]·z + ... + c[N-1]·z^(N-1) by Horner's rule.
+template <int N>
+inline Dv polynomial(Dv z, const double (&c)[N]) {
+    Dv p = Dv{} + c[N - 1];
+    for (int k = N - 2; k >= 0; --k) p = p * z + c[k];
+    return p;
 }
 
 // sin x for |x| <= π/2 + ε by its Taylor series through x^19 (truncation < 3e-16).
-inline double sin_small(double x) {
-    const double z = x * x;
-    double p = -1.0 / 121645100408832000.0;  // -1/19!
-    p = p * z + 1.0 / 355687428096000.0;     // 1/17!
-    p = p * z - 1.0 / 1307674368000.0;       // -1/15!
-    p = p * z + 1.0 / 6227020800.0;          // 1/13!
-    p = p * z - 1.0 / 39916800.0;            // -1/11!
-    p = p * z + 1.0 / 362880.0;              // 1/9!
-    p = p * z - 1.0 / 5040.0;                // -1/7!
-    p = p * z + 1.0 / 120.0;                 // 1/5!
-    p = p * z - 1.0 / 6.0;                   // -1/3!
-    return x + x * (z * p);
+inline Dv sin_small(Dv x) {
+    static constexpr double c[] = {-1.0 / 6.0,
+                                   1.0 / 120.0,
+                                   -1.0 / 5040.0,
+                                   1.0 / 362880.0,
+                                   -1.0 / 39916800.0,
+                                   1.0 / 6227020800.0,
+                                   -1.0 / 1307674368000.0,
+                                   1.0 / 355687428096000.0,
+                                   -1.0 / 121645100408832000.0};
+    const Dv z = x * x;
+    return x + x * (z * polynomial(z, c));
 }
 
 // cos x for |x| <= π/4 by its Taylor series through x^16 (truncation < 3e-18).
-inline double cos_quarter(double x) {
-    const double z = x * x;
-    double p = 1.0 / 20922789888000.0;  // 1/16!
-    p = p * z - 1.0 / 87178291200.0;    // -1/14!
-    p = p * z + 1.0 / 479001600.0;      // 1/12!
-    p = p * z - 1.0 / 3628800.0;        // -1/10!
-    p = p * z + 1.0 / 40320.0;          // 1/8!
-    p = p * z - 1.0 / 720.0;            // -1/6!
-    p = p * z + 1.0 / 24.0;             // 1/4!
-    p = p * z - 0.5;
-    return 1.0 + z * p;
+inline Dv cos_quarter(Dv x) {
+    static constexpr double c[] = {-0.5,
+                                   1.0 / 24.0,
+                                   -1.0 / 720.0,
+                                   1.0 / 40320.0,
+                                   -1.0 / 3628800.0,
+                                   1.0 / 479001600.0,
+                                   -1.0 / 87178291200.0,
+                                   1.0 / 20922789888000.0};
+    const Dv z = x * x;
+    return 1.0 + z * polynomial(z, c);
 }
 
 struct SinCos {
-    double sin, cos;
+    Dv sin, cos;
 };
 
 // sin and cos of 0 <= x < 8 (hue angles up to 2.5π): reduction by π/2 in two parts (the high
 // part has 33 significant bits, so k·hi is exact for k <= 5), then the quarter-range series.
-inline SinCos sin_cos(double x) {
+inline SinCos sin_cos(Dv x) {
     constexpr double half_pi_hi = 0x1.921fb544p+0;
     constexpr double half_pi_lo = 0x1.0b4611a626331p-34;
-    const int k = int(x * (2.0 / 3.14159265358979323846) + 0.5);
-    const double r = (x - k * half_pi_hi) - k * half_pi_lo;
-    const double s = sin_small(r);
-    const double c = cos_quarter(r);
-    // Quadrant k: (sin, cos) = (s, c), (c, -s), (-s, -c), (-c, s); as selections, branch-free.
-    const bool odd = (k & 1) != 0;
-    const double sin_magnitude = odd ? c : s;
-    const double cos_magnitude = odd ? s : c;
-    return {(k & 2) != 0 ? -sin_magnitude : sin_magnitude,
-            ((k + 1) & 2) != 0 ? -cos_magnitude : cos_magnitude};
+    const Iv k = truncate(x * (2.0 / 3.14159265358979323846) + 0.5);
+    const Dv kd = to_double(k);
+    const Dv r = (x - kd * half_pi_hi) - kd * half_pi_lo;
+    const Dv s = sin_small(r);
+    const Dv c = cos_quarter(r);
+    // Quadrant k: (sin, cos) = (s, c), (c, -s), (-s, -c), (-c, s).
+    const Lv odd = widen((k & 1) != 0);
+    const Dv sin_magnitude = odd ? c : s;
+    const Dv cos_magnitude = odd ? s : c;
+    return {widen((k & 2) != 0) ? -sin_magnitude : sin_magnitude,
+            widen(((k + 1) & 2) != 0) ? -cos_magnitude : cos_magnitude};
 }
 
-// atan2(y, x), not both zero. atan t for t = min/max in [0, 1] is atan(j/8) plus the series of
-// atan((t - j/8) / (1 + t·j/8)), whose argument is below 1/16 (truncation < 2e-17).
-inline double atan2(double y, double x) {
+// atan2(y, x). atan t for t = min/max in [0, 1] is atan(j/8) plus the series of
+// atan((t - j/8) / (1 + t·j/8)), whose argument is below 1/16 (truncation < 2e-17). Lanes
+// with x = y = 0 get an arbitrary finite value (callers replace it).
+inline Dv atan2(Dv y, Dv x) {
     constexpr double pi = 3.14159265358979323846;
     static constexpr double atan_eighths[9] = {
         0.0,
@@ -110,48 +106,44 @@ inline double atan2(double y, double x) {
         0x1.700a7c5784634p-1,
         0x1.921fb54442d18p-1,
     };
-    const double ax = fabs(x), ay = fabs(y);
-    const bool steep = ay > ax;
-    // The floor keeps t finite (0) for atan2(0, 0), which callers replace but still evaluate.
-    const double t = std::min(ax, ay) / std::max({ax, ay, 0x1p-1000});
-    const int j = int(t * 8.0 + 0.5);
-    const double c = j * 0.125;
-    const double u = (t - c) / (1.0 + t * c);
-    const double z = u * u;
-    double p = -1.0 / 11.0;
-    p = p * z + 1.0 / 9.0;
-    p = p * z - 1.0 / 7.0;
-    p = p * z + 1.0 / 5.0;
-    p = p * z - 1.0 / 3.0;
-    double angle = atan_eighths[j] + (u + u * (z * p));
-    if (steep) angle = pi / 2 - angle;
-    if (x < 0) angle = pi - angle;
-    return y < 0 ? -angle : angle;
+    static constexpr double c[] = {-1.0 / 3.0, 1.0 / 5.0, -1.0 / 7.0, 1.0 / 9.0, -1.0 / 11.0};
+    const Dv ax = abs(x), ay = abs(y);
+    const Dv t = min(ax, ay) / max(max(ax, ay), Dv{} + 0x1p-1000);
+    const Iv j = truncate(t * 8.0 + 0.5);
+    const Dv base = {atan_eighths[j[0]], atan_eighths[j[1]], atan_eighths[j[2]],
+                     atan_eighths[j[3]]};
+    const Dv tj = to_double(j) * 0.125;
+    const Dv u = (t - tj) / (1.0 + t * tj);
+    const Dv z = u * u;
+    Dv angle = base + (u + u * (z * polynomial(z, c)));
+    angle = ay > ax ? pi / 2 - angle : angle;
+    angle = x < 0.0 ? pi - angle : angle;
+    return y < 0.0 ? -angle : angle;
 }
 
 // exp z for -130 < z <= 0: z = n·ln2 + r with |r| <= ln2/2 (ln2 in two parts, the high part
 // with 32 significant bits so n·hi is exact), e^r by its series through r^13 (truncation
 // < 1e-17), then 2^n exactly.
-inline double exp_negative(double z) {
+inline Dv exp_negative(Dv z) {
     constexpr double ln2_hi = 0x1.62e42feep-1;
     constexpr double ln2_lo = 0x1.a39ef35793c76p-33;
-    const int n = int(z * (1.0 / 0.69314718055994530942) - 0.5);
-    const double r = (z - n * ln2_hi) - n * ln2_lo;
-    double p = 1.0 / 6227020800.0;  // 1/13!
-    p = p * r + 1.0 / 479001600.0;
-    p = p * r + 1.0 / 39916800.0;
-    p = p * r + 1.0 / 3628800.0;
-    p = p * r + 1.0 / 362880.0;
-    p = p * r + 1.0 / 40320.0;
-    p = p * r + 1.0 / 5040.0;
-    p = p * r + 1.0 / 720.0;
-    p = p * r + 1.0 / 120.0;
-    p = p * r + 1.0 / 24.0;
-    p = p * r + 1.0 / 6.0;
-    p = p * r + 0.5;
-    p = p * r + 1.0;
-    p = p * r + 1.0;
-    return p * std::bit_cast<double>(std::uint64_t(1023 + n) << 52);
+    static constexpr double c[] = {1.0,
+                                   1.0,
+                                   0.5,
+                                   1.0 / 6.0,
+                                   1.0 / 24.0,
+                                   1.0 / 120.0,
+                                   1.0 / 720.0,
+                                   1.0 / 5040.0,
+                                   1.0 / 40320.0,
+                                   1.0 / 362880.0,
+                                   1.0 / 3628800.0,
+                                   1.0 / 39916800.0,
+                                   1.0 / 479001600.0,
+                                   1.0 / 6227020800.0};
+    const Iv n = truncate(z * (1.0 / 0.69314718055994530942) - 0.5);
+    const Dv nd = to_double(n);
+    const Dv r = (z - nd * ln2_hi) - nd * ln2_lo;
+    const Lv biased = __builtin_convertvector(n, Lv) + 1023;
+    return polynomial(r, c) * (Dv)(biased << 52);
 }
-
-}  // namespace vq::ciede::fast

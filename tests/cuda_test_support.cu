@@ -53,7 +53,7 @@ std::vector<FramePair> adversarial_frames(const VideoFormat& format, int count, 
 std::vector<std::vector<double>> run_twin(Feature& feature, const std::vector<FramePair>& frames) {
     std::unique_ptr<Executor> executor;
     if (feature.backend() == Backend::cpu)
-        executor = make_cpu_executor({static_cast<CpuFeature*>(&feature)}, 1);
+        executor = make_cpu_executor({static_cast<CpuFeature*>(&feature)}, 0);
     else
         executor = cuda::make_executor({&feature}, 0, frames.at(0).distorted.format(), feature.uses_reference());
     const std::size_t block_bytes[] = {feature.block_bytes()};

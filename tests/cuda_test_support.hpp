@@ -30,7 +30,7 @@ Picture content_picture(const VideoFormat& format, Content content, std::uint32_
 // extremes against each other, ramps against noise; `count` frames in all.
 std::vector<FramePair> adversarial_frames(const VideoFormat& format, int count, std::uint32_t seed);
 
-// Runs an initialised feature through the executor of its own backend (CPU: one thread; CUDA:
+// Runs an initialised feature through the executor of its own backend (CPU: every core; CUDA:
 // GPU 0), frames pipelined as deep as the executor allows, and returns every frame's scores.
 std::vector<std::vector<double>> run_twin(Feature& feature, const std::vector<FramePair>& frames);
 

@@ -513,7 +513,9 @@ std::size_t index_of(const std::optional<Picture>& picture) {
 
 // Waits (bounded) until the producer thread has read `count` frames from `source`.
 bool wait_for_produced(const CountingSource& source, std::size_t count) {
-    for (int i = 0; i < 2000 && source.produced < count; ++i)
+    // Generous, because a loaded test machine may not schedule the producer for a while.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (source.produced < count && std::chrono::steady_clock::now() < deadline)
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
     return source.produced >= count;
 }

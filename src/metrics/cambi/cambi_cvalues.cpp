@@ -97,6 +97,18 @@ private:
     std::uint16_t* counts_;
 };
 
+// One contrast step over a run: c = max(c, W_δ·p0·q · LUT[p0 + q]), where the first step to
+// pass its gate sets c instead (c starts at +0.0 and every candidate is >= +0.0, §10.1).
+template <bool first_step>
+CAMBI_INLINE void step_c_values(const std::uint16_t* p0, const std::uint16_t* p1,
+                                const std::uint16_t* p2, int weight, int length, float* c) {
+    for (int t = 0; t < length; ++t) {
+        const int q = std::max(p1[t], p2[t]);
+        const float value = float(weight * p0[t] * q) * reciprocal_lut[std::size_t(p0[t] + q)];
+        c[t] = first_step ? value : std::max(c[t], value);  // max: the reference's strict >
+    }
+}
+
 // §10.1 for one run of masked pixels of value v at columns first..last of the current row: one
 // pass per contrast step whose gate v passes, each a plain loop over contiguous counts.
 CAMBI_INLINE void run_c_values(const WindowHistograms& hist, int v, int first, int last,
@@ -105,18 +117,17 @@ CAMBI_INLINE void run_c_values(const WindowHistograms& hist, int v, int first, i
     const int length = last - first + 1;
     const std::uint16_t* p0 = hist.counts(v) + first;
     float* c = out + first;
-    std::fill(c, c + length, 0.0f);  // c starts at +0.0 (§10.1)
+    bool first_step = true;
     for (int delta = 1; delta <= n; ++delta) {
         if (v > contrast.tvi[std::size_t(delta - 1)] || v + n + delta <= contrast.vis_lum) continue;
         const std::uint16_t* p1 = hist.counts(v + delta) + first;
         const std::uint16_t* p2 = hist.counts(v - delta) + first;  // zeros when v < δ
         const int weight = contrast_weights[std::size_t(delta - 1)];
-        for (int t = 0; t < length; ++t) {
-            const int q = std::max(p1[t], p2[t]);
-            const float value = float(weight * p0[t] * q) * reciprocal_lut[std::size_t(p0[t] + q)];
-            c[t] = std::max(c[t], value);  // c[t] < value ? value : c[t], the reference's strict >
-        }
+        if (first_step) step_c_values<true>(p0, p1, p2, weight, length, c);
+        else step_c_values<false>(p0, p1, p2, weight, length, c);
+        first_step = false;
     }
+    if (first_step) std::fill(c, c + length, 0.0f);  // no gate passed
 }
 
 }  // namespace

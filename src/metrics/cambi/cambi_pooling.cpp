@@ -6,6 +6,7 @@
 // otherwise they are summed in exactly the order the reference's quick-select leaves them.
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -19,25 +20,67 @@
 namespace vq::cambi {
 namespace {
 
-// Every c-value is 0 or a binary32 in [0.5, 2^14), hence an integer multiple of 2^-24 (§15.3):
-// c · 2^24 < 2^38 is exact in 64 bits, and so is the sum of up to 7680² of them.
-std::uint64_t fixed_point(float c) { return std::uint64_t(std::int64_t(double(c) * 0x1p24)); }
+// §15.3: every c-value is 0 or a binary32 >= 0.5. If m is the smallest non-zero value among the
+// k largest, all of them are multiples of 2^(e-23) (e = exponent of m), and as long as their sum
+// stays below 2^53 such steps, 2^(e+30), every partial sum in every order is exact. A double sum
+// in any order (lanes, trees) then equals the reference's; and if the exact sum reaches the bound,
+// so does every computed one (rounding is monotonic and the terms are non-negative), so the test
+// below never accepts an inexact sum.
+bool order_independent(double sum, float smallest_nonzero) {
+    const int e = int(std::bit_cast<std::uint32_t>(smallest_nonzero) >> 23) - 127;
+    return sum < std::ldexp(1.0, e + 30);
+}
+
+// Sums in eight independent lanes (vectorised without reassociating anything); exact whenever
+// order_independent() holds for the summed values.
+struct Summary {
+    std::size_t nonzero = 0;
+    double sum = 0;
+    float smallest_nonzero = INFINITY;
+};
+
+constexpr int lanes = 8;
+
+[[gnu::target_clones("avx2", "default")]]
+Summary summarise(std::span<const float> c, float above) {
+    // Only values > above count (above = -1: all of them).
+    std::array<double, lanes> sums{};
+    std::array<float, lanes> smallest;
+    std::array<std::uint32_t, lanes> nonzero{};
+    smallest.fill(INFINITY);
+    const std::size_t full = c.size() / lanes * lanes;
+    const auto add = [&](int lane, float v) {
+        const bool counted = v > above && v != 0.0f;
+        sums[std::size_t(lane)] += counted ? double(v) : 0.0;
+        smallest[std::size_t(lane)] = std::min(smallest[std::size_t(lane)], counted ? v : INFINITY);
+        nonzero[std::size_t(lane)] += counted;
+    };
+    for (std::size_t i = 0; i < full; i += lanes)
+        for (int lane = 0; lane < lanes; ++lane) add(lane, c[i + std::size_t(lane)]);
+    for (std::size_t i = full; i < c.size(); ++i) add(0, c[i]);
+    Summary summary;
+    for (int lane = 0; lane < lanes; ++lane) {
+        summary.nonzero += nonzero[std::size_t(lane)];
+        summary.sum += sums[std::size_t(lane)];
+        summary.smallest_nonzero = std::min(summary.smallest_nonzero, smallest[std::size_t(lane)]);
+    }
+    return summary;
+}
 
 // Histogram bins are the top 12 bits of the (non-negative) float: exponent and 3 mantissa bits,
-// so bin order is value order and bin 0 holds exactly the zeros.
+// so bin order is value order.
 constexpr int bin_shift = 20;
 constexpr int bin_count = 1 << (32 - 1 - bin_shift);
 int bin_of(float c) { return int(std::bit_cast<std::uint32_t>(c) >> bin_shift); }
 
-// §15.3: the mean of the k largest values when their sum is provably order-independent.
-std::optional<double> order_independent_mean(std::span<const float> c, std::size_t k) {
+// The k largest values when more than k are non-zero: their exact sum and the smallest of them,
+// from a histogram (to find the bin of the k-th value) and a selection inside that bin.
+Summary largest(std::span<const float> c, std::size_t k) {
     // Four interleaved histograms, so that runs of equal values do not serialise the increments.
     thread_local std::vector<std::uint32_t> histograms;
     histograms.assign(4 * std::size_t(bin_count), 0);
     for (std::size_t i = 0; i < c.size(); ++i)
         ++histograms[(i & 3) * bin_count + std::size_t(bin_of(c[i]))];
-
-    // The bin holding the k-th largest value, and how many of the k lie above it.
     int kth_bin = bin_count - 1;
     std::size_t above = 0;
     for (;; --kth_bin) {
@@ -47,40 +90,32 @@ std::optional<double> order_independent_mean(std::span<const float> c, std::size
         if (above + in_bin >= k) break;
         above += in_bin;
     }
+    // The values above the bin (all of them non-zero: the bin holds the k-th largest, > 0).
+    const float bin_floor = std::bit_cast<float>(std::uint32_t(kth_bin) << bin_shift);
+    const float bin_top = std::bit_cast<float>((std::uint32_t(kth_bin) + 1) << bin_shift);
+    Summary summary = summarise(c, std::nextafter(bin_top, 0.0f));
+    // The rest of the k from inside the bin.
+    thread_local std::vector<float> in_bin;
+    in_bin.clear();
+    for (const float v : c)
+        if (v >= bin_floor && v < bin_top) in_bin.push_back(v);
+    const std::size_t rest = k - above;
+    std::nth_element(in_bin.begin(), in_bin.begin() + std::ptrdiff_t(rest - 1), in_bin.end(),
+                     std::greater<float>());
+    double rest_sum = 0;
+    for (std::size_t i = 0; i < rest; ++i) rest_sum += double(in_bin[i]);
+    summary.sum += rest_sum;
+    summary.smallest_nonzero = in_bin[rest - 1];
+    return summary;
+}
 
-    // Exact sum of the values above that bin, their minimum, and the values in it (branch-free).
-    thread_local std::vector<float> in_kth_bin;
-    in_kth_bin.resize(c.size());
-    std::size_t candidates = 0;
-    std::uint64_t sum = 0;
-    float smallest_above = INFINITY;
-    for (const float v : c) {
-        const int bin = bin_of(v);
-        const bool is_above = bin > kth_bin;
-        sum += is_above ? fixed_point(v) : 0;
-        smallest_above = is_above ? std::min(smallest_above, v) : smallest_above;
-        in_kth_bin[candidates] = v;
-        candidates += bin == kth_bin;
-    }
-
-    // The rest of the k come from the kth bin (zeros add nothing).
-    float kth_value = 0.0f;
-    if (kth_bin != 0) {
-        const std::size_t rest = k - above;
-        const auto first = in_kth_bin.begin();
-        std::nth_element(first, first + std::ptrdiff_t(rest - 1),
-                         first + std::ptrdiff_t(candidates), std::greater<float>());
-        for (std::size_t i = 0; i < rest; ++i) sum += fixed_point(in_kth_bin[i]);
-        kth_value = in_kth_bin[rest - 1];
-    }
-
-    // The smallest non-zero value m among the k sets the grid 2^(e-23) every one of them lies on;
-    // below 2^53 grid steps every partial sum is exact: sum · 2^24 < 2^(54 + e).
-    const float m = kth_value > 0.0f ? kth_value : smallest_above;
-    if (m == INFINITY) return 0.0;  // the k largest are all zero
-    const int e = int(std::bit_cast<std::uint32_t>(m) >> 23) - 127;
-    if (54 + e < 64 && sum >= (std::uint64_t(1) << (54 + e))) return std::nullopt;
-    return double(sum) * 0x1p-24 / double(k);
+// The mean of the k largest values when their sum does not depend on the order.
+std::optional<double> order_independent_mean(std::span<const float> c, std::size_t k) {
+    Summary summary = summarise(c, -1.0f);
+    if (summary.nonzero == 0) return 0.0;
+    if (summary.nonzero > k) summary = largest(c, k);  // else the k largest are every non-zero and zeros
+    if (!order_independent(summary.sum, summary.smallest_nonzero)) return std::nullopt;
+    return summary.sum / double(k);
 }
 
 }  // namespace

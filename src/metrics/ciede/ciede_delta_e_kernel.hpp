@@ -1,9 +1,9 @@
-// The CPU twin's ΔE00 kernel: a row of colour pairs, four lanes at a time, stage by stage.
+// The CPU twin's ΔE00 kernel: a row of colour pairs, a vector of lanes at a time, stage by stage.
 //
 // Each stage repeats, lane by lane, exactly the reference's float and double operations of
 // spec/ciede.md §4.6 (the rows named), in the order written in ciede_math.hpp; only the libm
 // calls are replaced by the certified approximations of ciede_fast_math.hpp. When a lane's
-// rounding is not certain, the stage recomputes its group of four lanes with the scalar
+// rounding is not certain, the stage recomputes that whole vector of lanes with the scalar
 // functions of ciede_math.hpp.
 // Stages run over the whole row rather than pixel by pixel: a pixel's ΔE00 is one long chain of
 // dependent operations, and short loops of independent iterations let the core overlap pixels.
@@ -38,7 +38,7 @@ inline void compensate_chroma(DeltaEScratch& s, int n) {
     }
 }
 
-// Row 12 for four lanes; `certain` marks the lanes whose arc tangent rounded certainly.
+// Row 12 for a vector of lanes; `certain` marks the lanes whose arc tangent rounded certainly.
 inline Fv approximate_hue_angle(Fv b, Fv a_prime, Lv& certain) {
     const Dv angle = atan2(widen(b), widen(a_prime));
     Fv h = narrow(angle);
@@ -123,15 +123,16 @@ inline void hue_terms(DeltaEScratch& s, int n) {
     }
 }
 
-// Row 18. powf is called lane by lane exactly as the reference calls it: glibc's powf is not
-// accurate enough for its rounding to be predicted.
+// Row 18. powf is called exactly as the reference calls it, glibc's powf not being accurate
+// enough for its rounding to be predicted; in a loop of its own, because vector registers do
+// not survive calls.
 inline void rotation_terms(DeltaEScratch& s, int n) {
+    for (int i = 0; i < n; ++i) s.r_t[i] = powf(s.mean_cp[i], 7.0f);
     for (int i = 0; i < n; i += lanes) {
         const Fv mean_h = load(&s.mean_h[i]), mean_cp = load(&s.mean_cp[i]);
         const Fv degrees = narrow(widen(mean_h) * (180.0 / pi));
         const Fv x = narrow((widen(degrees) - 275.0) * (1.0 / 25.0));
-        const Fv p = {powf(mean_cp[0], 7.0f), powf(mean_cp[1], 7.0f), powf(mean_cp[2], 7.0f),
-                      powf(mean_cp[3], 7.0f)};
+        const Fv p = load(&s.r_t[i]);
         const Fv ratio = p / (p + pow25_7_single);
         const Dv scaled_exp = 60.0 * exp_negative(widen(-(x * x)));
         const Fv angle = narrow(scaled_exp);

@@ -20,35 +20,33 @@ DeltaEScratch::DeltaEScratch(int padded_width)
       h1(padded_width), h2(padded_width), delta_hp(padded_width), mean_h(padded_width),
       t(padded_width), r_t(padded_width), delta_e(padded_width) {}
 
-// The kernel's four-lane double vectors are wider than the baseline's registers; GCC warns that
-// passing them would change the ABI, which is irrelevant for these internal inline functions.
-#pragma GCC diagnostic ignored "-Wpsabi"
-
-#define VQ_CIEDE_SIMD_AVX2 0
+#define VQ_CIEDE_SIMD 0
+namespace {
 namespace baseline {
 #include "metrics/ciede/ciede_simd.hpp"
 #include "metrics/ciede/ciede_fast_math.hpp"
 #include "metrics/ciede/ciede_delta_e_kernel.hpp"
 }  // namespace baseline
+}  // namespace
 
 // GCC's target pragma compiles a region for another instruction set (Clang lacks it). It does
-// not define __AVX2__ for C++, hence VQ_CIEDE_SIMD_AVX2.
+// not define __AVX2__ and the like for C++, hence VQ_CIEDE_SIMD.
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define VQ_CIEDE_AVX2 1
-#else
-#define VQ_CIEDE_AVX2 0
-#endif
-#if VQ_CIEDE_AVX2
 #pragma GCC push_options
 #pragma GCC target("avx2")
-#undef VQ_CIEDE_SIMD_AVX2
-#define VQ_CIEDE_SIMD_AVX2 1
+#undef VQ_CIEDE_SIMD
+#define VQ_CIEDE_SIMD 256
+namespace {
 namespace avx2 {
 #include "metrics/ciede/ciede_simd.hpp"
 #include "metrics/ciede/ciede_fast_math.hpp"
 #include "metrics/ciede/ciede_delta_e_kernel.hpp"
 }  // namespace avx2
+}  // namespace
 #pragma GCC pop_options
+#else
+#define VQ_CIEDE_AVX2 0
 #endif
 
 namespace {

@@ -1,20 +1,22 @@
-// Four-lane vectors for the CPU twin's ΔE00 kernel: GCC/Clang vector extensions, whose
-// arithmetic is plain IEEE arithmetic lane by lane (float ops stay float, double ops double, and
-// -ffp-contract=off keeps them unfused), plus conversions and a square root, which the
-// extensions lack or compile poorly, written with the instruction set's intrinsics.
+// Lane vectors for the CPU twin's ΔE00 kernel: GCC vector extensions, whose arithmetic is plain
+// IEEE arithmetic lane by lane (float ops stay float, double ops double, and -ffp-contract=off
+// keeps them unfused), plus conversions and a square root, which the extensions lack or compile
+// poorly, written with the instruction set's intrinsics.
 //
 // INCLUDED ONCE PER INSTRUCTION SET, inside a namespace, by ciede_delta_e_row.cpp: deliberately
 // no include guard, and no #include here (the includer provides <immintrin.h>, <cstdint>).
-// VQ_CIEDE_SIMD_AVX2 selects 256-bit instructions; the includer compiles that copy for AVX2.
+// VQ_CIEDE_SIMD selects the instructions: 256 for AVX2 (four lanes), or 0 for the baseline
+// (two lanes, the width of SSE2 and of every other 128-bit vector unit). An eight-lane AVX-512
+// copy measured no faster.
 
-inline constexpr int lanes = 4;
+inline constexpr int lanes = VQ_CIEDE_SIMD == 256 ? 4 : 2;
 
-using Fv = float __attribute__((vector_size(16)));
-using Dv = double __attribute__((vector_size(32)));
-using Iv = std::int32_t __attribute__((vector_size(16)));  // lane masks of Fv, and small ints
-using Lv = std::int64_t __attribute__((vector_size(32)));  // lane masks of Dv
+using Fv = float __attribute__((vector_size(4 * lanes)));
+using Dv = double __attribute__((vector_size(8 * lanes)));
+using Iv = std::int32_t __attribute__((vector_size(4 * lanes)));  // masks of Fv, small ints
+using Lv = std::int64_t __attribute__((vector_size(8 * lanes)));  // masks of Dv
 
-#if VQ_CIEDE_SIMD_AVX2
+#if VQ_CIEDE_SIMD == 256
 
 inline Dv widen(Fv x) { return (Dv)_mm256_cvtps_pd((__m128)x); }
 inline Fv narrow(Dv x) { return (Fv)_mm256_cvtpd_ps((__m256d)x); }  // rounds to nearest
@@ -23,35 +25,20 @@ inline Dv to_double(Iv x) { return (Dv)_mm256_cvtepi32_pd((__m128i)x); }
 inline Lv widen(Iv mask) { return (Lv)_mm256_cvtepi32_epi64((__m128i)mask); }
 inline Dv sqrt(Dv x) { return (Dv)_mm256_sqrt_pd((__m256d)x); }
 
-#elif defined(__SSE2__)
-
-inline Dv join(__m128d low, __m128d high) { return Dv{low[0], low[1], high[0], high[1]}; }
-inline __m128d low_half(Dv x) { return _mm_setr_pd(x[0], x[1]); }
-inline __m128d high_half(Dv x) { return _mm_setr_pd(x[2], x[3]); }
-
-inline Dv widen(Fv x) {
-    return join(_mm_cvtps_pd((__m128)x), _mm_cvtps_pd(_mm_movehl_ps((__m128)x, (__m128)x)));
-}
-inline Fv narrow(Dv x) {
-    return (Fv)_mm_movelh_ps(_mm_cvtpd_ps(low_half(x)), _mm_cvtpd_ps(high_half(x)));
-}
-inline Iv truncate(Dv x) {
-    return (Iv)_mm_unpacklo_epi64(_mm_cvttpd_epi32(low_half(x)), _mm_cvttpd_epi32(high_half(x)));
-}
-inline Dv to_double(Iv x) { return __builtin_convertvector(x, Dv); }
-inline Lv widen(Iv mask) { return __builtin_convertvector(mask, Lv); }
-inline Dv sqrt(Dv x) { return join(_mm_sqrt_pd(low_half(x)), _mm_sqrt_pd(high_half(x))); }
-
 #else
 
 inline Dv widen(Fv x) { return __builtin_convertvector(x, Dv); }
-inline Fv narrow(Dv x) { return __builtin_convertvector(x, Fv); }
+inline Fv narrow(Dv x) { return __builtin_convertvector(x, Fv); }  // rounds to nearest
 inline Iv truncate(Dv x) { return __builtin_convertvector(x, Iv); }
 inline Dv to_double(Iv x) { return __builtin_convertvector(x, Dv); }
 inline Lv widen(Iv mask) { return __builtin_convertvector(mask, Lv); }
 inline Dv sqrt(Dv x) {
-    return Dv{__builtin_sqrt(x[0]), __builtin_sqrt(x[1]), __builtin_sqrt(x[2]),
-              __builtin_sqrt(x[3])};
+#if defined(__SSE2__)
+    return (Dv)_mm_sqrt_pd((__m128d)x);
+#else
+    for (int k = 0; k < lanes; ++k) x[k] = __builtin_sqrt(x[k]);
+    return x;
+#endif
 }
 
 #endif
@@ -63,7 +50,25 @@ inline Fv abs(Fv x) { return (Fv)((Iv)x & 0x7fffffff); }
 inline Dv max(Dv a, Dv b) { return a > b ? a : b; }
 inline Dv min(Dv a, Dv b) { return a < b ? a : b; }
 
-inline bool all(Lv mask) { return (mask[0] & mask[1] & mask[2] & mask[3]) != 0; }
+inline bool all(Lv mask) {
+    std::int64_t every = -1;
+    for (int k = 0; k < lanes; ++k) every &= mask[k];
+    return every != 0;
+}
+
+// Table look-up per lane.
+inline Dv gather(const double* table, Iv index) {
+#if VQ_CIEDE_SIMD == 256
+    // The masked form: the plain one leaves its pass-through operand undefined, which GCC 12
+    // reports as possibly uninitialised.
+    return (Dv)_mm256_mask_i32gather_pd(_mm256_setzero_pd(), table, (__m128i)index,
+                                        _mm256_castsi256_pd(_mm256_set1_epi64x(-1)), 8);
+#else
+    Dv v;
+    for (int k = 0; k < lanes; ++k) v[k] = table[index[k]];
+    return v;
+#endif
+}
 
 inline Fv load(const float* p) {
     Fv v;

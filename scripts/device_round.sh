@@ -21,6 +21,14 @@ export VQ_TEST_SHARED_DIR=$PWD/.device/shared
 export VQ_TEST_BINARY_DIR=${TMPDIR:-/tmp}/vq-device-tests
 export VQ_TEST_CLI=$PWD/build-cuda/src/vq
 mkdir -p "$VQ_TEST_BINARY_DIR"
+# The fixtures are xz files; if that machine's image lacks the xz tool, decompress with Python's.
+if ! command -v xz > /dev/null; then
+  mkdir -p "$VQ_TEST_BINARY_DIR/bin"
+  printf '#!/bin/sh\n# xz -dc FILE\nexec python3 -c "import lzma, shutil, sys; shutil.copyfileobj(lzma.open(sys.argv[1]), sys.stdout.buffer)" "$2"\n' \
+    > "$VQ_TEST_BINARY_DIR/bin/xz"
+  chmod +x "$VQ_TEST_BINARY_DIR/bin/xz"
+  export PATH=$VQ_TEST_BINARY_DIR/bin:$PATH
+fi
 vq=build-cuda/src/vq
 tests=build-cuda/tests/vq_tests
 sanitizer=/usr/local/cuda/bin/compute-sanitizer

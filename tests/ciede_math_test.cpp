@@ -98,8 +98,8 @@ TEST(CiedeMath, IdenticalColoursHaveZeroDifference) {
 // §7.3: the full trace of (219, 16, 138) vs (78, 214, 230), which exercises the H̄' wrap quirk.
 TEST(CiedeMath, TraceOfTheHueWrapPairMatchesStageByStage) {
     const CodeScale scale = code_scale(8);
-    const double y = normalised_luma(219, scale), u = normalised_chroma(16, scale),
-                 v = normalised_chroma(138, scale);
+    const double y = normalised_luma(219.0, scale), u = normalised_chroma(16.0, scale),
+                 v = normalised_chroma(138.0, scale);
     EXPECT_EQ(y, 0.9269406392694064);
     EXPECT_EQ(u, -0.5);
     EXPECT_EQ(v, 0.044642857142857137);

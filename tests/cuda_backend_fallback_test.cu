@@ -40,7 +40,7 @@ TEST(CudaBackendFallback, SessionRunsTwinlessFeaturesOnTheCpuAndSaysSo) {
     VQ_REQUIRE_CUDA();
     const std::string twinless = feature_without_twin();
     if (twinless.empty()) GTEST_SKIP() << "every feature has a CUDA twin";
-    const VideoFormat format{64, 48, 8, ChromaFormat::yuv420};
+    const VideoFormat format{256, 144, 8, ChromaFormat::yuv420};  // CAMBI needs a side of 216 or more
     const auto frames = adversarial_frames(format, 3, 5);
     Session session({.backend = Backend::cuda});
     session.add_feature("psnr");
@@ -60,7 +60,7 @@ TEST(CudaBackendFallback, CliReceiptLogAndTransferCounts) {
     VQ_REQUIRE_CUDA();
     const std::string twinless = feature_without_twin();
     if (twinless.empty()) GTEST_SKIP() << "every feature has a CUDA twin";
-    const VideoFormat format{64, 48, 8, ChromaFormat::yuv420};
+    const VideoFormat format{256, 144, 8, ChromaFormat::yuv420};  // CAMBI needs a side of 216 or more
     const fs::path dir = scratch_dir("cuda_fallback");
     std::vector<Picture> reference, distorted;
     for (const FramePair& pair : adversarial_frames(format, 3, 9)) {

@@ -16,9 +16,10 @@ FrameBuffer allocate_for_overwrite(std::size_t bytes) { return FrameBuffer(new s
 }  // namespace
 
 FileFrameSource::FileFrameSource(InputFile file, const VideoFormat& format,
-                                 std::size_t ignored_bytes)
+                                 std::string_view marker, std::size_t ignored_bytes)
     : file_(std::move(file)),
       format_(format),
+      marker_(marker),
       ignored_bytes_(ignored_bytes),
       allocator_(allocate_for_overwrite) {}
 
@@ -49,6 +50,12 @@ std::optional<Picture> FileFrameSource::next() {
 
 bool FileFrameSource::skip() {
     return guarded([this] {
+        if (const std::optional<FrameLayout> here = layout();
+            here && is_regular_frame(file_, *here, 0)) {
+            file_.seek(here->record_offset(1));
+            ++index_;
+            return true;
+        }
         if (!begin_frame(index_)) return false;
         discard_samples();
         ++index_;
@@ -56,7 +63,33 @@ bool FileFrameSource::skip() {
     });
 }
 
+std::optional<FrameLayout> FileFrameSource::layout() const {
+    if (failure_ || !file_.is_regular()) return std::nullopt;
+    return FrameLayout{file_.offset(), marker_, format_.frame_bytes(), ignored_bytes_};
+}
+
+std::optional<Picture> FileFrameSource::read_frame_at(const FrameLayout& layout,
+                                                      std::size_t n) const {
+    try {
+        FrameBuffer buffer = allocate();
+        if (!read_regular_frame(file_, layout, n, buffer.get())) return std::nullopt;
+        return Picture(format_, std::move(buffer));
+    } catch (...) {
+        return std::nullopt;  // the sequential reader meets the same failure and reports it
+    }
+}
+
+void FileFrameSource::resume_after(const FrameLayout& layout, std::size_t n) noexcept {
+    try {
+        file_.seek(layout.record_offset(n));
+        index_ += n;
+    } catch (...) {
+        failure_ = std::current_exception();
+    }
+}
+
 FrameBuffer FileFrameSource::allocate() const {
+    std::lock_guard lock(allocator_mutex_);
     try {
         if (FrameBuffer buffer = allocator_(format_.frame_bytes())) return buffer;
     } catch (const std::bad_alloc&) {

@@ -4,9 +4,12 @@
 
 #include <cstddef>
 #include <exception>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 
+#include "io/frame_layout.hpp"
 #include "io/frame_source.hpp"
 #include "io/input_file.hpp"
 
@@ -17,13 +20,28 @@ public:
     const VideoFormat& format() const override { return format_; }
     const std::string& path() const override { return file_.path(); }
     std::optional<Picture> next() override;
-    bool skip() override;
+    bool skip() override;  // steps over a regular frame of a regular file without reading it
     void set_allocator(BufferAllocator allocator) override;
 
+    // Positional reading, for read_ahead's parallel readers. layout() assumes that the frames
+    // from the next one on are regular; nullopt for a pipe or after a failure.
+    std::optional<FrameLayout> layout() const;
+
+    // The n-th frame of `layout`, or nullopt if it is irregular or anything fails: the sequential
+    // reader then reads it, to the same result as if no frame had been read by position. Several
+    // threads may call this at once, provided that no other member runs meanwhile.
+    std::optional<Picture> read_frame_at(const FrameLayout& layout, std::size_t n) const;
+
+    // Sequential reading continues after the first n frames of `layout`, all regular. A failure
+    // (to seek) is thrown by the next next() or skip(), as every failure is.
+    void resume_after(const FrameLayout& layout, std::size_t n) noexcept;
+
 protected:
-    // `ignored_bytes` follow each frame's samples in the file and are stepped over (the alpha
-    // plane of a C444alpha Y4M file).
-    FileFrameSource(InputFile file, const VideoFormat& format, std::size_t ignored_bytes = 0);
+    // `marker` starts every frame's record in the file when no frame parameters are present;
+    // `ignored_bytes` follow each frame's samples and are stepped over (the alpha plane of a
+    // C444alpha Y4M file).
+    FileFrameSource(InputFile file, const VideoFormat& format, std::string_view marker,
+                    std::size_t ignored_bytes);
 
     // Consumes whatever precedes frame `index`'s samples; false at a clean end of file, that is
     // when no byte of the frame is present.
@@ -45,8 +63,11 @@ private:
 
     InputFile file_;
     VideoFormat format_;
+    std::string_view marker_;
     std::size_t ignored_bytes_;
     BufferAllocator allocator_;
+    // Parallel readers allocate at once, and a session's allocator need not be thread-safe.
+    mutable std::mutex allocator_mutex_;
     std::size_t index_ = 0;  // of the next frame in the file, counting from 0
     std::exception_ptr failure_;
 };

@@ -1,4 +1,4 @@
-// Frame sources: Y4M and raw YUV readers, and a read-ahead wrapper that reads on its own thread.
+// Frame sources: Y4M and raw YUV readers, and a read-ahead wrapper that reads on its own threads.
 #pragma once
 
 #include <cstddef>
@@ -38,10 +38,17 @@ std::unique_ptr<FrameSource> open_y4m(const std::string& path);
 // Opens a headerless planar YUV file of the given format (chroma planes ceil-sized).
 std::unique_ptr<FrameSource> open_yuv(const std::string& path, const VideoFormat& format);
 
-// Wraps a source so that up to `depth` frames are read ahead on a dedicated thread, started by the
-// first next() or skip() (set_allocator() after that throws). Errors are rethrown from next() at
-// the frame where they happened. Destroying the wrapper stops the thread without reading on.
-// depth 0 returns the source itself.
-std::unique_ptr<FrameSource> read_ahead(std::unique_ptr<FrameSource> source, std::size_t depth);
+// Threads that read one input when the caller does not say: min(4, hardware threads).
+unsigned default_read_threads();
+
+// Wraps a source so that up to `depth` frames are read ahead on their own threads, started by the
+// first next(); set_allocator() after that throws, and skip() before it is the source's own (a
+// file source steps over a frame without reading it). Frames of a regular file are read by up to
+// `threads` threads at once (never more than `depth`), other sources' by one; either way they come
+// out in order, exactly as the source itself gives them. Errors are rethrown from next() at the
+// frame where they happened. Destroying the wrapper stops the threads without reading on. depth 0
+// returns the source itself.
+std::unique_ptr<FrameSource> read_ahead(std::unique_ptr<FrameSource> source, std::size_t depth,
+                                        unsigned threads = default_read_threads());
 
 }  // namespace vq

@@ -35,6 +35,7 @@ InputFile::InputFile(std::string path) : path_(std::move(path)) {
         ::close(fd_);
         throw runtime_error(fmt::format("cannot open '{}': {}", path_, std::strerror(EISDIR)));
     }
+    regular_ = S_ISREG(info.st_mode);
     // Frames are read front to back once: ask for aggressive kernel read-ahead.
     ::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
     buffer_ = std::make_unique_for_overwrite<std::byte[]>(buffer_bytes);
@@ -47,6 +48,7 @@ InputFile::~InputFile() {
 InputFile::InputFile(InputFile&& other) noexcept
     : path_(std::move(other.path_)),
       fd_(std::exchange(other.fd_, -1)),
+      regular_(other.regular_),
       offset_(other.offset_),
       buffer_(std::move(other.buffer_)),
       begin_(other.begin_),
@@ -60,6 +62,30 @@ std::size_t InputFile::read_some(std::byte* dest, std::size_t count) {
             throw runtime_error(fmt::format("'{}': read error at byte {}: {}", path_, offset_,
                                             std::strerror(errno)));
     }
+}
+
+std::size_t InputFile::read_at(std::size_t offset, std::byte* dest, std::size_t count) const {
+    std::size_t done = 0;
+    while (done < count) {
+        const ssize_t got = ::pread(fd_, dest + done, std::min(count - done, max_read_bytes),
+                                    static_cast<off_t>(offset + done));
+        if (got == 0) break;
+        if (got > 0) {
+            done += static_cast<std::size_t>(got);
+        } else if (errno != EINTR) {
+            throw runtime_error(fmt::format("'{}': read error at byte {}: {}", path_,
+                                            offset + done, std::strerror(errno)));
+        }
+    }
+    return done;
+}
+
+void InputFile::seek(std::size_t offset) {
+    if (::lseek(fd_, static_cast<off_t>(offset), SEEK_SET) < 0)
+        throw runtime_error(fmt::format("'{}': cannot seek to byte {}: {}", path_, offset,
+                                        std::strerror(errno)));
+    offset_ = offset;
+    begin_ = end_ = 0;  // the buffered bytes belonged to the old position
 }
 
 bool InputFile::refill() {

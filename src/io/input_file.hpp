@@ -5,6 +5,9 @@
 // double the memory traffic. read() therefore hands out whatever the small buffer holds and then
 // lets the kernel copy the rest directly into the destination, so reading runs at page-cache
 // copy speed with one system call per frame.
+//
+// Frames of a regular file can also be read by position (read_at), from any number of threads at
+// once: one thread alone cannot copy from the page cache as fast as a GPU consumes 4K frames.
 #pragma once
 
 #include <cstddef>
@@ -44,6 +47,17 @@ public:
     // Skips `count` bytes; returns fewer only at the end of the file.
     std::size_t discard(std::size_t count);
 
+    // True for a regular file, whose bytes read_at() and seek() can reach; false for a pipe.
+    bool is_regular() const { return regular_; }
+
+    // Reads `count` bytes at `offset` into `dest`; returns fewer only at the end of the file.
+    // Leaves the sequential position alone. Several threads may call it at once, provided that
+    // no other member runs meanwhile.
+    std::size_t read_at(std::size_t offset, std::byte* dest, std::size_t count) const;
+
+    // Moves the sequential position to `offset` (regular files only).
+    void seek(std::size_t offset);
+
     // Every read error throws vq::Error (runtime) naming the file and the byte offset.
 
 private:
@@ -52,6 +66,7 @@ private:
 
     std::string path_;
     int fd_ = -1;
+    bool regular_ = false;
     std::size_t offset_ = 0;
     std::unique_ptr<std::byte[]> buffer_;
     std::size_t begin_ = 0;  // unread bytes are buffer_[begin_, end_)

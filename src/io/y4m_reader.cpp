@@ -14,11 +14,13 @@ namespace vq {
 namespace {
 
 constexpr std::string_view frame_marker = "FRAME";
+constexpr std::string_view bare_frame_line = "FRAME\n";  // a FRAME line without parameters
 
 class Y4mSource final : public FileFrameSource {
 public:
     Y4mSource(InputFile file, const Y4mHeader& header)
-        : FileFrameSource(std::move(file), header.format, header.alpha_plane_bytes()) {}
+        : FileFrameSource(std::move(file), header.format, bare_frame_line,
+                          header.alpha_plane_bytes()) {}
 
 private:
     // Frame parameters (per-frame I or X tags) are allowed and ignored, as in the stream header.

@@ -13,7 +13,7 @@ namespace {
 class YuvSource final : public FileFrameSource {
 public:
     YuvSource(InputFile file, const VideoFormat& format)
-        : FileFrameSource(std::move(file), format) {}
+        : FileFrameSource(std::move(file), format, /*marker=*/{}, /*ignored_bytes=*/0) {}
 
 private:
     bool begin_frame(std::size_t) override { return !file().at_end(); }

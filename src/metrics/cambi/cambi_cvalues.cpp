@@ -7,6 +7,7 @@
 // row that leaves the window and adds the one that enters; a pixel at column b counts for the
 // window columns b-p..b+p. Only values inside the band of §10.3 are tracked, and a run of equal
 // values is added as one trapezoid, so flat (banded) rows cost O(run + window), not O(run · window).
+// The c-values of a run then read contiguous counts, one vectorised pass per contrast step.
 
 #include <algorithm>
 #include <vector>
@@ -21,7 +22,7 @@ namespace {
 // into each clone to be vectorised for it.
 #define CAMBI_INLINE [[gnu::always_inline]] inline
 
-// Calls f(value, first, last) for each maximal run of equal values among masked pixels, and
+// Calls run(value, first, last) for each maximal run of equal values among masked pixels, and
 // gap(first, last) for each maximal run of unmasked ones.
 template <typename Run, typename Gap>
 CAMBI_INLINE void for_each_run(const std::uint16_t* row, const std::uint8_t* mask, int width,

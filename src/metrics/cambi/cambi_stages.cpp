@@ -45,12 +45,12 @@ void decimate_plane(const Sample* in, int width, int height, Sample* out) {
 }
 
 // §9: a if it repeats, else b if b == c, else the minimum ("all different" gives the minimum).
-inline std::uint16_t mode3(std::uint16_t a, std::uint16_t b, std::uint16_t c) {
+[[gnu::always_inline]] inline std::uint16_t mode3(std::uint16_t a, std::uint16_t b, std::uint16_t c) {
     const std::uint16_t lowest = std::min(a, std::min(b, c));
     return ((a == b) | (a == c)) ? a : (b == c ? b : lowest);
 }
 
-void horizontal_mode(const std::uint16_t* row, int width, std::uint16_t* out) {
+[[gnu::always_inline]] inline void horizontal_mode(const std::uint16_t* row, int width, std::uint16_t* out) {
     out[0] = row[0];
     for (int j = 1; j < width - 1; ++j) out[j] = mode3(row[j - 1], row[j], row[j + 1]);
     out[width - 1] = row[width - 1];
@@ -95,6 +95,8 @@ void anti_dither(std::uint16_t* plane, int width, int height) {
     for (std::size_t j = 0; j + 1 < w; ++j) last[j] = std::uint16_t((last[j] + last[j + 1]) >> 1);
 }
 
+// The mask and the mode filter run on every pixel: compiled for AVX2 too (vectorised loops).
+[[gnu::target_clones("avx2", "default")]]
 void spatial_mask(const std::uint16_t* plane, int width, int height, int threshold,
                   std::uint8_t* mask) {
     // Z (a flat pixel: equal to its right and lower neighbours) row by row into a ring of the 8
@@ -145,6 +147,7 @@ void decimate(const std::uint8_t* in, int width, int height, std::uint8_t* out) 
     decimate_plane(in, width, height, out);
 }
 
+[[gnu::target_clones("avx2", "default")]]
 void mode_filter(std::uint16_t* plane, int width, int height) {
     // In place with three rows of horizontal modes: row i+1's is taken before row i+1 changes.
     if (height < 3) return;

@@ -5,7 +5,7 @@
 #include "metrics/ciede/ciede.hpp"
 #include "metrics/ciede/ciede_chroma.hpp"
 #include "metrics/ciede/ciede_delta_e_row.hpp"
-#include "metrics/ciede/ciede_lab_cache.hpp"
+#include "metrics/ciede/ciede_lab_converter.hpp"
 #include "metrics/ciede/ciede_math.hpp"
 
 namespace vq {
@@ -31,7 +31,7 @@ double delta_e_sum(const FramePair& pair, const ciede::ChromaAddressing& address
     const auto dist_luma = pair.distorted.plane<Sample>(0);
     const int width = ref_luma.width;
     std::vector<int> ref_cb(width), ref_cr(width), dist_cb(width), dist_cr(width);
-    ciede::LabCache lab(bit_depth);
+    ciede::LabConverter lab(bit_depth, 2 * width);
     ciede::DeltaERow delta_e(width);
     double sum = 0.0;
     for (int row = 0; row < ref_luma.height; ++row) {
@@ -39,11 +39,19 @@ double delta_e_sum(const FramePair& pair, const ciede::ChromaAddressing& address
         gather_chroma_row<Sample>(pair.distorted, addressing, row, dist_cb, dist_cr);
         const Sample* ref_y = ref_luma.row(row);
         const Sample* dist_y = dist_luma.row(row);
-        for (int col = 0; col < width; ++col)
-            delta_e.set(col, lab(ref_y[col], ref_cb[col], ref_cr[col]),
-                        lab(dist_y[col], dist_cb[col], dist_cr[col]));
-        // §4.7: one double sum over the frame in raster order.
-        for (const float value : delta_e.compute()) sum += double(value);
+        // Identical colours have ΔE00 = +0 exactly, and adding +0 leaves the sum (never -0) as it
+        // is, so only differing pixels are computed, in raster order, and summed (§4.7).
+        int differing = 0;
+        for (int col = 0; col < width; ++col) {
+            if (ref_y[col] == dist_y[col] && ref_cb[col] == dist_cb[col] &&
+                ref_cr[col] == dist_cr[col])
+                continue;
+            lab.request(ref_y[col], ref_cb[col], ref_cr[col], delta_e.reference(differing));
+            lab.request(dist_y[col], dist_cb[col], dist_cr[col], delta_e.distorted(differing));
+            ++differing;
+        }
+        lab.flush();
+        for (const float value : delta_e.compute(differing)) sum += double(value);
     }
     return sum;
 }

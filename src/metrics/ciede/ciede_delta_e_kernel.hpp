@@ -39,7 +39,7 @@ inline void compensate_chroma(DeltaEScratch& s, int n) {
 }
 
 // Row 12 for a vector of lanes; `certain` marks the lanes whose arc tangent rounded certainly.
-inline Fv approximate_hue_angle(Fv b, Fv a_prime, Lv& certain) {
+VQ_CIEDE_INLINE Fv approximate_hue_angle(Fv b, Fv a_prime, Lv& certain) {
     const Dv angle = atan2(widen(b), widen(a_prime));
     Fv h = narrow(angle);
     certain = rounds_certainly(angle, h);
@@ -73,7 +73,7 @@ inline void hue_angles(DeltaEScratch& s, int n) {
 }
 
 // Row 16 from one sine/cosine pair and the multiple-angle formulas.
-inline Dv approximate_hue_weighting(Dv mean_hue_angle) {
+VQ_CIEDE_INLINE Dv approximate_hue_weighting(Dv mean_hue_angle) {
     constexpr double cos_pi_6 = 0.8660254037844386, sin_pi_6 = 0.5;
     constexpr double cos_pi_30 = 0.9945218953682733, sin_pi_30 = 0.10452846326765346;
     constexpr double cos_7pi_20 = 0.4539904997395468, sin_7pi_20 = 0.8910065241883678;
@@ -134,7 +134,7 @@ inline void rotation_terms(DeltaEScratch& s, int n) {
         const Fv x = narrow((widen(degrees) - 275.0) * (1.0 / 25.0));
         const Fv p = load(&s.r_t[i]);
         const Fv ratio = p / (p + pow25_7_single);
-        const Dv scaled_exp = 60.0 * exp_negative(widen(-(x * x)));
+        const Dv scaled_exp = 60.0 * exp(widen(-(x * x)));
         const Fv angle = narrow(scaled_exp);
         const Fv radians = narrow(widen(angle) * (pi / 180.0));
         const Dv rotation = -2.0 * sqrt(widen(ratio)) * sin_small(widen(radians));
@@ -165,8 +165,9 @@ inline void combine(DeltaEScratch& s, int n) {
     }
 }
 
-// s.delta_e[i] = delta_e_2000(colour 1, colour 2) for i < n (n a multiple of lanes).
-inline void delta_e_row_kernel(DeltaEScratch& s, int n) {
+// s.delta_e[i] = delta_e_2000(colour 1, colour 2) for i < count.
+inline void delta_e_kernel(DeltaEScratch& s, int count) {
+    const int n = padded_size(count);
     compensate_chroma(s, n);
     hue_angles(s, n);
     hue_terms(s, n);

@@ -18,7 +18,7 @@ inline constexpr double certainty_margin = 0x1p-40;
 // certain when |x - F(x)| + error is below half the gap from F(x) to its nearer neighbour:
 // 2^(e-24) for a normal float in [2^e, 2^(e+1)), 2^(e-25) for ±2^e itself (the gap below a
 // power of two is half the gap above), 2^-150 for zero and subnormals.
-inline Lv rounds_certainly(Dv x, Fv rounded, Dv error) {
+VQ_CIEDE_INLINE Lv rounds_certainly(Dv x, Fv rounded, Dv error) {
     const Iv bits = (Iv)rounded;
     const Dv binade = widen((Fv)(bits & 0x7f800000));
     const Lv power_of_two = widen((bits & 0x007fffff) == 0);
@@ -27,7 +27,7 @@ inline Lv rounds_certainly(Dv x, Fv rounded, Dv error) {
     return abs(x - widen(rounded)) + error < half_gap;
 }
 
-inline Lv rounds_certainly(Dv x, Fv rounded) {
+VQ_CIEDE_INLINE Lv rounds_certainly(Dv x, Fv rounded) {
     return rounds_certainly(x, rounded, abs(x) * certainty_margin);
 }
 
@@ -35,7 +35,7 @@ inline Lv rounds_certainly(Dv x, Fv rounded) {
 // up as c[2k] + c[2k+1]·z, those pairs with z^2, and so on, so the chain of dependent operations
 // is about 2·log2(N) long instead of 2·N (the loops over rows are latency-bound otherwise).
 template <int N>
-inline Dv polynomial(Dv z, const double (&c)[N]) {
+VQ_CIEDE_INLINE Dv polynomial(Dv z, const double (&c)[N]) {
     Dv terms[N];
     for (int k = 0; k < N; ++k) terms[k] = Dv{} + c[k];
     int count = N;
@@ -48,7 +48,7 @@ inline Dv polynomial(Dv z, const double (&c)[N]) {
 }
 
 // sin x for |x| <= π/2 + ε by its Taylor series through x^19 (truncation < 3e-16).
-inline Dv sin_small(Dv x) {
+VQ_CIEDE_INLINE Dv sin_small(Dv x) {
     static constexpr double c[] = {-1.0 / 6.0,
                                    1.0 / 120.0,
                                    -1.0 / 5040.0,
@@ -63,7 +63,7 @@ inline Dv sin_small(Dv x) {
 }
 
 // cos x for |x| <= π/4 by its Taylor series through x^16 (truncation < 3e-18).
-inline Dv cos_quarter(Dv x) {
+VQ_CIEDE_INLINE Dv cos_quarter(Dv x) {
     static constexpr double c[] = {-0.5,
                                    1.0 / 24.0,
                                    -1.0 / 720.0,
@@ -82,7 +82,7 @@ struct SinCos {
 
 // sin and cos of 0 <= x < 8 (hue angles up to 2.5π): reduction by π/2 in two parts (the high
 // part has 33 significant bits, so k·hi is exact for k <= 5), then the quarter-range series.
-inline SinCos sin_cos(Dv x) {
+VQ_CIEDE_INLINE SinCos sin_cos(Dv x) {
     constexpr double half_pi_hi = 0x1.921fb544p+0;
     constexpr double half_pi_lo = 0x1.0b4611a626331p-34;
     const Iv k = truncate(x * (2.0 / 3.14159265358979323846) + 0.5);
@@ -103,7 +103,7 @@ inline SinCos sin_cos(Dv x) {
 // below 1/16 (truncation < 2e-17). The table index j may come from a single-precision t: it
 // only needs to be near 8t (clamped for memory safety). Lanes with x = y = 0 get an arbitrary
 // finite value (callers replace it).
-inline Dv atan2(Dv y, Dv x) {
+VQ_CIEDE_INLINE Dv atan2(Dv y, Dv x) {
     constexpr double pi = 3.14159265358979323846;
     static constexpr double atan_eighths[9] = {
         0.0,
@@ -131,12 +131,13 @@ inline Dv atan2(Dv y, Dv x) {
     return y < 0.0 ? -angle : angle;
 }
 
-// exp z for -130 < z <= 0: z = n·ln2 + r with |r| <= ln2/2 (ln2 in two parts, the high part
-// with 32 significant bits so n·hi is exact), e^r by its series through r^12 (truncation
-// < 2e-16), then 2^n exactly.
-inline Dv exp_negative(Dv z) {
-    constexpr double ln2_hi = 0x1.62e42feep-1;
-    constexpr double ln2_lo = 0x1.a39ef35793c76p-33;
+// ln 2 in two parts; the high part has 32 significant bits, so n·ln2_hi is exact for |n| < 2^20.
+inline constexpr double ln2_hi = 0x1.62e42feep-1;
+inline constexpr double ln2_lo = 0x1.a39ef35793c76p-33;
+
+// exp z for |z| < 700: z = n·ln2 + r with |r| <= ln2/2, e^r by its series through r^12
+// (truncation < 2e-16), then 2^n exactly.
+VQ_CIEDE_INLINE Dv exp(Dv z) {
     static constexpr double c[] = {1.0,
                                    1.0,
                                    0.5,
@@ -150,9 +151,27 @@ inline Dv exp_negative(Dv z) {
                                    1.0 / 3628800.0,
                                    1.0 / 39916800.0,
                                    1.0 / 479001600.0};
-    const Iv n = truncate(z * (1.0 / 0.69314718055994530942) - 0.5);
+    const Dv half = z < 0.0 ? Dv{} - 0.5 : Dv{} + 0.5;
+    const Iv n = truncate(z * (1.0 / 0.69314718055994530942) + half);  // nearest integer
     const Dv nd = to_double(n);
     const Dv r = (z - nd * ln2_hi) - nd * ln2_lo;
     const Lv biased = __builtin_convertvector(n, Lv) + 1023;
     return polynomial(r, c) * (Dv)(biased << 52);
+}
+
+// ln x for a positive normal x: x = m·2^e with m in [√½, √2), ln m = 2·atanh(s) with
+// s = (m-1)/(m+1), |s| < 0.172, by its series through s^19 (truncation < 1e-16).
+VQ_CIEDE_INLINE Dv log(Dv x) {
+    static constexpr double c[] = {1.0 / 3.0,  1.0 / 5.0,  1.0 / 7.0,  1.0 / 9.0, 1.0 / 11.0,
+                                   1.0 / 13.0, 1.0 / 15.0, 1.0 / 17.0, 1.0 / 19.0};
+    const Lv bits = (Lv)x;
+    Lv exponent = ((bits >> 52) & 0x7ff) - 1023;
+    Dv m = (Dv)((bits & 0x000fffffffffffff) | 0x3ff0000000000000);  // in [1, 2)
+    const Lv high = m > 0x1.6a09e667f3bcdp+0;
+    m = high ? m * 0.5 : m;
+    exponent = high ? exponent + 1 : exponent;
+    const Dv e = __builtin_convertvector(exponent, Dv);
+    const Dv s = (m - 1.0) / (m + 1.0);
+    const Dv z = s * s;
+    return e * ln2_hi + (e * ln2_lo + (2.0 * s + 2.0 * s * (z * polynomial(z, c))));
 }

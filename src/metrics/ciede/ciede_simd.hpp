@@ -9,6 +9,10 @@
 // (two lanes, the width of SSE2 and of every other 128-bit vector unit). An eight-lane AVX-512
 // copy measured no faster.
 
+// Every helper is forced inline: GCC otherwise calls some of them out of line, passing the
+// vectors through memory.
+#define VQ_CIEDE_INLINE [[gnu::always_inline]] inline
+
 inline constexpr int lanes = VQ_CIEDE_SIMD == 256 ? 4 : 2;
 
 using Fv = float __attribute__((vector_size(4 * lanes)));
@@ -18,21 +22,21 @@ using Lv = std::int64_t __attribute__((vector_size(8 * lanes)));  // masks of Dv
 
 #if VQ_CIEDE_SIMD == 256
 
-inline Dv widen(Fv x) { return (Dv)_mm256_cvtps_pd((__m128)x); }
-inline Fv narrow(Dv x) { return (Fv)_mm256_cvtpd_ps((__m256d)x); }  // rounds to nearest
-inline Iv truncate(Dv x) { return (Iv)_mm256_cvttpd_epi32((__m256d)x); }
-inline Dv to_double(Iv x) { return (Dv)_mm256_cvtepi32_pd((__m128i)x); }
-inline Lv widen(Iv mask) { return (Lv)_mm256_cvtepi32_epi64((__m128i)mask); }
-inline Dv sqrt(Dv x) { return (Dv)_mm256_sqrt_pd((__m256d)x); }
+VQ_CIEDE_INLINE Dv widen(Fv x) { return (Dv)_mm256_cvtps_pd((__m128)x); }
+VQ_CIEDE_INLINE Fv narrow(Dv x) { return (Fv)_mm256_cvtpd_ps((__m256d)x); }  // rounds to nearest
+VQ_CIEDE_INLINE Iv truncate(Dv x) { return (Iv)_mm256_cvttpd_epi32((__m256d)x); }
+VQ_CIEDE_INLINE Dv to_double(Iv x) { return (Dv)_mm256_cvtepi32_pd((__m128i)x); }
+VQ_CIEDE_INLINE Lv widen(Iv mask) { return (Lv)_mm256_cvtepi32_epi64((__m128i)mask); }
+VQ_CIEDE_INLINE Dv sqrt(Dv x) { return (Dv)_mm256_sqrt_pd((__m256d)x); }
 
 #else
 
-inline Dv widen(Fv x) { return __builtin_convertvector(x, Dv); }
-inline Fv narrow(Dv x) { return __builtin_convertvector(x, Fv); }  // rounds to nearest
-inline Iv truncate(Dv x) { return __builtin_convertvector(x, Iv); }
-inline Dv to_double(Iv x) { return __builtin_convertvector(x, Dv); }
-inline Lv widen(Iv mask) { return __builtin_convertvector(mask, Lv); }
-inline Dv sqrt(Dv x) {
+VQ_CIEDE_INLINE Dv widen(Fv x) { return __builtin_convertvector(x, Dv); }
+VQ_CIEDE_INLINE Fv narrow(Dv x) { return __builtin_convertvector(x, Fv); }  // rounds to nearest
+VQ_CIEDE_INLINE Iv truncate(Dv x) { return __builtin_convertvector(x, Iv); }
+VQ_CIEDE_INLINE Dv to_double(Iv x) { return __builtin_convertvector(x, Dv); }
+VQ_CIEDE_INLINE Lv widen(Iv mask) { return __builtin_convertvector(mask, Lv); }
+VQ_CIEDE_INLINE Dv sqrt(Dv x) {
 #if defined(__SSE2__)
     return (Dv)_mm_sqrt_pd((__m128d)x);
 #else
@@ -43,21 +47,21 @@ inline Dv sqrt(Dv x) {
 
 #endif
 
-inline Iv narrow(Lv mask) { return __builtin_convertvector(mask, Iv); }
+VQ_CIEDE_INLINE Iv narrow(Lv mask) { return __builtin_convertvector(mask, Iv); }
 
-inline Dv abs(Dv x) { return (Dv)((Lv)x & 0x7fffffffffffffff); }
-inline Fv abs(Fv x) { return (Fv)((Iv)x & 0x7fffffff); }
-inline Dv max(Dv a, Dv b) { return a > b ? a : b; }
-inline Dv min(Dv a, Dv b) { return a < b ? a : b; }
+VQ_CIEDE_INLINE Dv abs(Dv x) { return (Dv)((Lv)x & 0x7fffffffffffffff); }
+VQ_CIEDE_INLINE Fv abs(Fv x) { return (Fv)((Iv)x & 0x7fffffff); }
+VQ_CIEDE_INLINE Dv max(Dv a, Dv b) { return a > b ? a : b; }
+VQ_CIEDE_INLINE Dv min(Dv a, Dv b) { return a < b ? a : b; }
 
-inline bool all(Lv mask) {
+VQ_CIEDE_INLINE bool all(Lv mask) {
     std::int64_t every = -1;
     for (int k = 0; k < lanes; ++k) every &= mask[k];
     return every != 0;
 }
 
 // Table look-up per lane.
-inline Dv gather(const double* table, Iv index) {
+VQ_CIEDE_INLINE Dv gather(const double* table, Iv index) {
 #if VQ_CIEDE_SIMD == 256
     // The masked form: the plain one leaves its pass-through operand undefined, which GCC 12
     // reports as possibly uninitialised.
@@ -70,10 +74,10 @@ inline Dv gather(const double* table, Iv index) {
 #endif
 }
 
-inline Fv load(const float* p) {
+VQ_CIEDE_INLINE Fv load(const float* p) {
     Fv v;
     __builtin_memcpy(&v, p, sizeof v);
     return v;
 }
 
-inline void store(float* p, Fv v) { __builtin_memcpy(p, &v, sizeof v); }
+VQ_CIEDE_INLINE void store(float* p, Fv v) { __builtin_memcpy(p, &v, sizeof v); }

@@ -1,0 +1,97 @@
+// CAMBI, CUDA twin: the per-frame device pipeline of §4 for the distorted picture and, with
+// full_ref, the reference picture, and the host arithmetic that turns its result block into
+// scores. Every stage runs on the device; a frame's only output is the small result block.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "cuda/cuda_feature.hpp"
+#include "cuda/memory.hpp"
+#include "metrics/cambi/cambi.hpp"
+#include "metrics/cambi/cambi_cuda_kernels.cuh"
+
+namespace vq::cambi {
+
+// The result block, written by the device.
+struct CudaBlock {
+    // [picture][scale]: the exact sum of the scale's k largest c-values times 2^24, as a 128-bit
+    // integer (low word first). Picture 0 is the distorted one, 1 the reference (full_ref).
+    unsigned long long top_k_sums[gpu::max_pictures][num_scales][2];
+    // §6.1: the largest input luma sample of each picture; computed for bit depths 9..15 only.
+    unsigned largest_sample[gpu::max_pictures];
+};
+
+// §11.1 from the exact sum: sum · 2^-24 / k rounded once to double (the reference's value
+// whenever its own double sum is exact, §15.3).
+double exact_top_k_mean(unsigned __int128 sum, std::uint64_t k);
+
+// §11.1–11.2: a picture's score (before the cambi_max_val clamp) from the block.
+double picture_score(const CudaBlock& block, int picture, const Config& config);
+
+// Events the pipeline records around its stages when asked (benchmarks).
+enum class Stage { convert, mask, scales, c_values, top_k };
+inline constexpr int stage_count = 5;
+using StageEvents = std::array<cudaEvent_t, stage_count + 1>;  // before the first, after each
+
+class CudaPipeline {
+public:
+    // Output rows per c-value tile (gpu::max_tile_rows at most).
+    static constexpr int default_tile_rows = 32;
+
+    // Allocates every plane and table of the run on the current device and uploads the tables on
+    // `stream`.
+    CudaPipeline(const Config& config, const VideoFormat& format, cudaStream_t stream,
+                 int tile_rows = default_tile_rows);
+
+    // One frame's work, on `stream`, without any host wait; writes *device_block.
+    void enqueue(const cuda::DeviceFrame& frame, CudaBlock* device_block, cudaStream_t stream,
+                 const StageEvents* events = nullptr);
+
+    int pictures() const { return pictures_; }
+
+    // The planes the last frame left, copied back synchronously (tests).
+    std::vector<std::uint16_t> converted(int picture) const;
+    std::vector<std::uint8_t> mask(int picture) const;
+    std::vector<std::uint16_t> filtered(int picture, int scale) const;
+    std::vector<std::uint16_t> counted(int picture, int scale) const;
+    std::vector<float> c_values(int picture, int scale) const;
+
+    // Every scale's c-values of a picture, back to back in scale order (heatmaps).
+    std::size_t c_value_count(int picture) const;
+    void copy_c_values(int picture, float* host, cudaStream_t stream) const;
+
+private:
+    struct Planes {
+        std::uint16_t* converted = nullptr;  // P, W×H
+        std::uint8_t* mask = nullptr;        // M, W×H
+        std::array<std::uint16_t*, num_scales> filtered{};
+        std::array<std::uint16_t*, num_scales> counted{};
+        std::array<float*, num_scales> c{};
+        std::array<std::array<int, 2>, num_scales> sizes{};
+        const int* column_map = nullptr;  // §6.2 on the device; null for the identity
+        const int* row_map = nullptr;
+    };
+
+    const PictureGeometry& geometry(int picture) const;
+    void allocate(cudaStream_t stream);
+    void prepare_stage_params();
+    template <typename T>
+    std::vector<T> copy_back(const T* device, std::size_t count) const;
+
+    Config config_;
+    VideoFormat format_;
+    int pictures_;
+    int tile_rows_;
+    cuda::DeviceBuffer planes_memory_;
+    cuda::DeviceBuffer tables_memory_;   // index maps, reciprocal table
+    cuda::DeviceBuffer scratch_memory_;  // top-k selection state, zeroed every frame
+    std::array<Planes, gpu::max_pictures> planes_{};
+    gpu::CValueParams c_value_params_;
+    gpu::TopKParams top_k_params_;
+};
+
+}  // namespace vq::cambi

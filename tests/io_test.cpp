@@ -4,8 +4,6 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
-#include <functional>
 #include <map>
 #include <new>
 #include <optional>
@@ -16,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include "io/frame_source.hpp"
+#include "io_test_support.hpp"
 #include "test_support.hpp"
 #include "vq/error.hpp"
 
@@ -23,28 +22,13 @@ namespace vq {
 namespace {
 
 namespace fs = std::filesystem;
+using test::error_of;
+using test::frame_bytes;
+using test::sample_value;
+using test::write_file;
+using test::y4m_file;
 
 // --- helpers -------------------------------------------------------------------------------
-
-// A distinct, deterministic sample per (frame, plane, index) that uses all of the depth's bits,
-// so that a swapped plane, a shifted frame or a wrong byte order shows.
-unsigned sample_value(int frame, int plane, std::size_t index, int bit_depth) {
-    return unsigned(frame * 4099 + plane * 1297 + index * 1031 + 7) & ((1u << bit_depth) - 1);
-}
-
-// One frame's samples in file layout (planes back to back, 16-bit little-endian above 8 bits).
-std::string frame_bytes(const VideoFormat& format, int frame) {
-    std::string bytes;
-    for (int p = 0; p < format.plane_count(); ++p) {
-        const std::size_t count = std::size_t(format.plane_width(p)) * format.plane_height(p);
-        for (std::size_t i = 0; i < count; ++i) {
-            const unsigned v = sample_value(frame, p, i, format.bit_depth);
-            bytes += char(v & 0xff);
-            if (format.bit_depth > 8) bytes += char(v >> 8);
-        }
-    }
-    return bytes;
-}
 
 template <typename Sample>
 void expect_samples(const Picture& picture, int frame) {
@@ -68,29 +52,6 @@ void expect_frame(const std::optional<Picture>& picture, const VideoFormat& form
         expect_samples<std::uint16_t>(*picture, frame);
     else
         expect_samples<std::uint8_t>(*picture, frame);
-}
-
-fs::path write_file(const fs::path& path, const std::string& bytes) {
-    std::ofstream(path, std::ios::binary) << bytes;
-    return path;
-}
-
-std::string y4m_file(const std::string& header, const VideoFormat& format, int frames) {
-    std::string bytes = header + "\n";
-    for (int f = 0; f < frames; ++f) bytes += "FRAME\n" + frame_bytes(format, f);
-    return bytes;
-}
-
-// The message of the vq::Error (runtime) that `action` throws; fails the test otherwise.
-std::string error_of(const std::function<void()>& action, ErrorKind kind = ErrorKind::runtime) {
-    try {
-        action();
-    } catch (const Error& error) {
-        EXPECT_EQ(error.kind(), kind);
-        return error.what();
-    }
-    ADD_FAILURE() << "no vq::Error thrown";
-    return {};
 }
 
 std::string open_y4m_error(const fs::path& path) {
@@ -566,7 +527,7 @@ TEST(ReadAhead, DestructionWhileTheProducerWaitsDoesNotHang) {
     auto counting = std::make_unique<CountingSource>(CountingSource::endless);
     const CountingSource& probe = *counting;
     auto source = read_ahead(std::move(counting), 2);
-    EXPECT_TRUE(source->skip());
+    EXPECT_TRUE(source->next());
     ASSERT_TRUE(wait_for_produced(probe, 3));  // the queue is full: the producer is blocked
     source.reset();
 }

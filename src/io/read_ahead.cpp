@@ -39,8 +39,8 @@ public:
     ReadAheadSource(std::unique_ptr<FrameSource> source, std::size_t depth, unsigned threads)
         : source_(std::move(source)),
           file_source_(dynamic_cast<FileFrameSource*>(source_.get())),
-          slots_(depth),
-          threads_(std::clamp<std::size_t>(threads, 1, depth)) {}
+          threads_(std::clamp<std::size_t>(threads, 1, depth)),
+          slots_(depth) {}
 
     ~ReadAheadSource() override {
         {

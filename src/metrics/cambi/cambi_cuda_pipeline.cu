@@ -1,7 +1,7 @@
 // CAMBI, CUDA twin: allocation of the run's device planes and tables, the order of the stages in
 // a frame, and the host arithmetic of the scores. Per frame, both pictures go through each launch
 // together: two memsets, [input check,] conversion, mask, five scales, c-values and three top-k
-// passes; nothing is allocated or copied back.
+// passes, replayed as one CUDA graph; nothing is allocated or copied back.
 #include "metrics/cambi/cambi_cuda_pipeline.hpp"
 
 #include <algorithm>
@@ -15,6 +15,10 @@ namespace vq::cambi {
 namespace {
 
 using u128 = unsigned __int128;
+
+// Captured graphs kept per pipeline: the executor cycles through a ring of a few frame slots,
+// each with its own result block.
+constexpr std::size_t max_graphs = 16;
 
 int bit_width(u128 value) {
     const auto high = std::uint64_t(value >> 64);
@@ -88,14 +92,20 @@ double picture_score(const CudaBlock& block, int picture, const Config& config) 
     return combine_scales(pooled, g.window);
 }
 
-CudaPipeline::CudaPipeline(const Config& config, const VideoFormat& format, cudaStream_t stream, int tile_rows)
+CudaPipeline::CudaPipeline(const Config& config, const VideoFormat& format, cudaStream_t stream, int tile_rows,
+                           bool graphs)
     : config_(config),
       format_(format),
       pictures_(config.full_ref ? 2 : 1),
-      tile_rows_(std::clamp(tile_rows, 1, gpu::max_tile_rows)) {
+      tile_rows_(std::clamp(tile_rows, 1, gpu::max_tile_rows)),
+      use_graphs_(graphs) {
     allocate(stream);
     prepare_stage_params();
     gpu::configure_c_values(c_value_params_);
+}
+
+CudaPipeline::~CudaPipeline() {
+    for (const Graph& graph : graphs_) cudaGraphExecDestroy(graph.executable);
 }
 
 const PictureGeometry& CudaPipeline::geometry(int picture) const {
@@ -199,6 +209,40 @@ void CudaPipeline::prepare_stage_params() {
 
 void CudaPipeline::enqueue(const cuda::DeviceFrame& frame, CudaBlock* device_block, cudaStream_t stream,
                            const StageEvents* events) {
+    if (use_graphs_ && !events)
+        if (const cudaGraphExec_t graph = graph_for(frame, device_block, stream)) {
+            VQ_CUDA_CHECK(cudaGraphLaunch(graph, stream));
+            return;
+        }
+    launch_stages(frame, device_block, stream, events);
+}
+
+cudaGraphExec_t CudaPipeline::graph_for(const cuda::DeviceFrame& frame, CudaBlock* device_block, cudaStream_t stream) {
+    for (const Graph& graph : graphs_)
+        if (graph.distorted == frame.distorted && graph.reference == frame.reference && graph.block == device_block)
+            return graph.executable;
+    if (graphs_.size() >= max_graphs) return nullptr;  // a caller cycling through many addresses
+    // Thread-local capture: other threads may use CUDA meanwhile (the upload stream, other features).
+    VQ_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    cudaGraph_t graph = nullptr;
+    try {
+        launch_stages(frame, device_block, stream, nullptr);
+    } catch (...) {
+        cudaStreamEndCapture(stream, &graph);
+        if (graph) cudaGraphDestroy(graph);
+        throw;
+    }
+    VQ_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+    cudaGraphExec_t executable = nullptr;
+    const cudaError_t status = cudaGraphInstantiate(&executable, graph, 0);
+    cudaGraphDestroy(graph);
+    VQ_CUDA_CHECK(status);
+    graphs_.push_back({frame.distorted, frame.reference, device_block, executable});
+    return executable;
+}
+
+void CudaPipeline::launch_stages(const cuda::DeviceFrame& frame, CudaBlock* device_block, cudaStream_t stream,
+                                 const StageEvents* events) {
     const auto mark = [&](int boundary) {
         if (events) VQ_CUDA_CHECK(cudaEventRecord((*events)[std::size_t(boundary)], stream));
     };

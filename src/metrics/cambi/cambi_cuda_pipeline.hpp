@@ -43,11 +43,16 @@ public:
     static constexpr int default_tile_rows = 32;
 
     // Allocates every plane and table of the run on the current device and uploads the tables on
-    // `stream`.
+    // `stream`. With `graphs`, a frame's launches are captured once per combination of frame and
+    // block addresses (the executor cycles through a few) and replayed as one CUDA graph.
     CudaPipeline(const Config& config, const VideoFormat& format, cudaStream_t stream,
-                 int tile_rows = default_tile_rows);
+                 int tile_rows = default_tile_rows, bool graphs = true);
+    ~CudaPipeline();
+    CudaPipeline(const CudaPipeline&) = delete;
+    CudaPipeline& operator=(const CudaPipeline&) = delete;
 
-    // One frame's work, on `stream`, without any host wait; writes *device_block.
+    // One frame's work, on `stream`, without any host wait; writes *device_block. With `events`
+    // the stages are launched one by one (no graph), with an event recorded around each.
     void enqueue(const cuda::DeviceFrame& frame, CudaBlock* device_block, cudaStream_t stream,
                  const StageEvents* events = nullptr);
 
@@ -76,6 +81,16 @@ private:
         const int* row_map = nullptr;
     };
 
+    struct Graph {
+        const std::byte* distorted;
+        const std::byte* reference;
+        CudaBlock* block;
+        cudaGraphExec_t executable;
+    };
+
+    void launch_stages(const cuda::DeviceFrame& frame, CudaBlock* device_block, cudaStream_t stream,
+                       const StageEvents* events);
+    cudaGraphExec_t graph_for(const cuda::DeviceFrame& frame, CudaBlock* device_block, cudaStream_t stream);
     const PictureGeometry& geometry(int picture) const;
     void allocate(cudaStream_t stream);
     void prepare_stage_params();
@@ -86,6 +101,8 @@ private:
     VideoFormat format_;
     int pictures_;
     int tile_rows_;
+    bool use_graphs_;
+    std::vector<Graph> graphs_;
     cuda::DeviceBuffer planes_memory_;
     cuda::DeviceBuffer tables_memory_;   // index maps, reciprocal table
     cuda::DeviceBuffer scratch_memory_;  // top-k selection state, zeroed every frame

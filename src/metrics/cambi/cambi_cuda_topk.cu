@@ -46,8 +46,9 @@ struct Scratch {
 __device__ unsigned long long fixed_point(unsigned bits) {  // c · 2^24, exact for c ≥ 2^-24
     if (bits == 0) return 0;
     const unsigned long long significand = (bits & 0x7fffffu) | 0x800000u;
-    const int shift = int(bits >> 23) - 126;
-    return shift >= 0 ? significand << shift : significand >> -shift;
+    const int shift = int(bits >> 23) - 126;  // ≥ 0 for every non-zero c-value (≥ 0.5)
+    if (shift >= 0) return significand << shift;
+    return shift > -64 ? significand >> -shift : 0;
 }
 
 template <int Pass>

@@ -164,13 +164,13 @@ VQ_CIEDE_INLINE Dv exp(Dv z) {
 VQ_CIEDE_INLINE Dv log(Dv x) {
     static constexpr double c[] = {1.0 / 3.0,  1.0 / 5.0,  1.0 / 7.0,  1.0 / 9.0, 1.0 / 11.0,
                                    1.0 / 13.0, 1.0 / 15.0, 1.0 / 17.0, 1.0 / 19.0};
-    const Lv bits = (Lv)x;
-    Lv exponent = ((bits >> 52) & 0x7ff) - 1023;
+    const Uv bits = (Uv)x;
+    // The exponent field as a double, exactly, by planting it in the mantissa of 2^52.
+    const Dv field = (Dv)((bits >> 52) | 0x4330000000000000) - 0x1p52;
     Dv m = (Dv)((bits & 0x000fffffffffffff) | 0x3ff0000000000000);  // in [1, 2)
     const Lv high = m > 0x1.6a09e667f3bcdp+0;
     m = high ? m * 0.5 : m;
-    exponent = high ? exponent + 1 : exponent;
-    const Dv e = __builtin_convertvector(exponent, Dv);
+    const Dv e = field - (high ? Dv{} + 1022.0 : Dv{} + 1023.0);
     const Dv s = (m - 1.0) / (m + 1.0);
     const Dv z = s * s;
     return e * ln2_hi + (e * ln2_lo + (2.0 * s + 2.0 * s * (z * polynomial(z, c))));

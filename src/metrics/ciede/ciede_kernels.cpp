@@ -1,5 +1,6 @@
 // The vector kernels, instantiated once for the baseline instruction set and, on x86-64 with
 // GCC, once more for AVX2, chosen at run time.
+
 #include "metrics/ciede/ciede_kernels.hpp"
 
 #include <math.h>
@@ -28,6 +29,7 @@ LabBatch::LabBatch(int capacity)
 namespace {
 namespace baseline {
 #include "metrics/ciede/ciede_simd.hpp"
+#include "metrics/ciede/ciede_colour_steps.hpp"
 #include "metrics/ciede/ciede_fast_math.hpp"
 #include "metrics/ciede/ciede_delta_e_kernel.hpp"
 #include "metrics/ciede/ciede_lab_kernel.hpp"
@@ -45,6 +47,7 @@ namespace baseline {
 namespace {
 namespace avx2 {
 #include "metrics/ciede/ciede_simd.hpp"
+#include "metrics/ciede/ciede_colour_steps.hpp"
 #include "metrics/ciede/ciede_fast_math.hpp"
 #include "metrics/ciede/ciede_delta_e_kernel.hpp"
 #include "metrics/ciede/ciede_lab_kernel.hpp"

@@ -55,18 +55,21 @@ VQ_CIEDE_INLINE Dv load_codes(const std::int32_t* p) {
 inline void lab_kernel(LabBatch& batch, int count, const CodeScale& scale) {
     const int n = padded_size(count);
     for (int i = 0; i < n; i += lanes) {
-        const Dv y = normalised_luma(load_codes(&batch.y[i]), scale);
-        const Dv u = normalised_chroma(load_codes(&batch.cb[i]), scale);
-        const Dv v = normalised_chroma(load_codes(&batch.cr[i]), scale);
+        // Parenthesised names: argument-dependent lookup would also find ciede_math.hpp's copy.
+        const Dv y = (normalised_luma)(load_codes(&batch.y[i]), scale);
+        const Dv u = (normalised_chroma)(load_codes(&batch.cb[i]), scale);
+        const Dv v = (normalised_chroma)(load_codes(&batch.cr[i]), scale);
         Dv error_r, error_g, error_b;
         const Dv r = approximate_linearise(gamma_red(y, v), error_r);
         const Dv g = approximate_linearise(gamma_green(y, u, v), error_g);
         const Dv b = approximate_linearise(gamma_blue(y, u), error_b);
         // The multiplier bounds are the matrix rows of §4.4 rounded up, times the white point's
         // reciprocal (at most 1.06) for X and Z.
-        const Dv error_x = 1.06 * sum_error(r, g, b, error_r, error_g, error_b, 0.4125, 0.3576, 0.1805);
+        const Dv error_x =
+            1.06 * sum_error(r, g, b, error_r, error_g, error_b, 0.4125, 0.3576, 0.1805);
         const Dv error_y = sum_error(r, g, b, error_r, error_g, error_b, 0.2127, 0.7152, 0.0722);
-        const Dv error_z = 1.06 * sum_error(r, g, b, error_r, error_g, error_b, 0.0194, 0.1192, 0.9504);
+        const Dv error_z =
+            1.06 * sum_error(r, g, b, error_r, error_g, error_b, 0.0194, 0.1192, 0.9504);
         Lv certain_x, certain_y, certain_z;
         const Fv fx = approximate_lab_f(xyz_x(r, g, b) * white_x_reciprocal, error_x, certain_x);
         const Fv fy = approximate_lab_f(xyz_y(r, g, b), error_y, certain_y);

@@ -38,57 +38,20 @@ VQ_HD inline CodeScale code_scale(int bit_depth) {
     return {16.0 * s, 128.0 * s, 1.0 / (219.0 * s), 1.0 / (224.0 * s)};
 }
 
-// The arithmetic-only steps are templates so that the CPU twin's vector kernels evaluate the very
-// same expressions on vectors of doubles: T is double or a vector of doubles, never an integer.
-template <typename T>
-VQ_HD inline T normalised_luma(T code, const CodeScale& scale) {
-    return (code - scale.luma_offset) * scale.luma_step;
-}
+// ---- §4.2-4.5 constants --------------------------------------------------------------------
 
-template <typename T>
-VQ_HD inline T normalised_chroma(T code, const CodeScale& scale) {
-    return (code - scale.chroma_offset) * scale.chroma_step;
-}
-
-// ---- §4.2 Y'CbCr -> R'G'B' (QUIRK: analogue Y'UV coefficients on ±0.5 chroma) ---------------
-
-template <typename T>
-VQ_HD inline T gamma_red(T y, T v) {
-    return y + 1.28033 * v;
-}
-
-template <typename T>
-VQ_HD inline T gamma_green(T y, T u, T v) {
-    return (y - 0.21482 * u) - 0.38059 * v;
-}
-
-template <typename T>
-VQ_HD inline T gamma_blue(T y, T u) {
-    return y + 2.12798 * u;
-}
-
-// ---- §4.3 transfer (QUIRK: breakpoint 10/255, not 0.04045) --------------------------------
-
+// §4.3 transfer (QUIRK: breakpoint 10/255, not 0.04045): lin(c) = transfer_base(c)^2.4 above
+// the breakpoint, transfer_linear(c) at or below it.
 inline constexpr double transfer_breakpoint = 10.0 / 255.0;
 inline constexpr double transfer_exponent = 2.4;
 
-// lin(c) = transfer_base(c)^2.4 above the breakpoint, transfer_linear(c) at or below it.
-template <typename T>
-VQ_HD inline T transfer_base(T c) {
-    return (c + 0.055) * (1.0 / 1.055);
-}
-
-template <typename T>
-VQ_HD inline T transfer_linear(T c) {
-    return c * (1.0 / 12.92);
-}
-
-VQ_HD inline double linearise(double c) {
-    if (c > transfer_breakpoint) return pow(transfer_base(c), transfer_exponent);
-    return transfer_linear(c);
-}
-
-// ---- §4.4 linear RGB -> XYZ, §4.5 XYZ -> CIELAB --------------------------------------------
+// §4.5: the white point D65 divides by multiplying with double reciprocals (Yn = 1), and
+// f(t) = t^(1/3) above lab_epsilon, lab_f_linear(t) at or below it.
+inline constexpr double white_x_reciprocal = 1.0 / 0.95047;
+inline constexpr double white_z_reciprocal = 1.0 / 1.08883;
+inline constexpr double lab_epsilon = 216.0 / 24389.0;
+inline constexpr double lab_kappa = 24389.0 / 27.0;
+inline constexpr double lab_f_exponent = 1.0 / 3.0;
 
 struct Lab {
     float L, a, b;
@@ -98,59 +61,24 @@ struct Xyz {
     double x, y, z;
 };
 
-template <typename T>
-VQ_HD inline T xyz_x(T r, T g, T b) {
-    return r * 0.4124564390896921 + g * 0.357576077643909 + b * 0.18043748326639894;
-}
+// The arithmetic steps of §4.1-4.5, as templates on the value type.
+#include "metrics/ciede/ciede_colour_steps.hpp"
 
-template <typename T>
-VQ_HD inline T xyz_y(T r, T g, T b) {
-    return r * 0.21267285140562248 + g * 0.715152155287818 + b * 0.07217499330655958;
-}
+// ---- §4.1-4.5 for one code triple ---------------------------------------------------------
 
-template <typename T>
-VQ_HD inline T xyz_z(T r, T g, T b) {
-    return r * 0.019333895582329317 + g * 0.119192025881303 + b * 0.9503040785363677;
+VQ_HD inline double linearise(double c) {
+    if (c > transfer_breakpoint) return pow(transfer_base(c), transfer_exponent);
+    return transfer_linear(c);
 }
 
 VQ_HD inline Xyz rgb_to_xyz(double r, double g, double b) {
     return {xyz_x(r, g, b), xyz_y(r, g, b), xyz_z(r, g, b)};
 }
 
-// The white point D65 divides by multiplying with double reciprocals; Yn = 1 leaves Y as is.
-inline constexpr double white_x_reciprocal = 1.0 / 0.95047;
-inline constexpr double white_z_reciprocal = 1.0 / 1.08883;
-
-// f(t) = t^(1/3) above lab_epsilon, lab_f_linear(t) at or below it.
-inline constexpr double lab_epsilon = 216.0 / 24389.0;
-inline constexpr double lab_kappa = 24389.0 / 27.0;
-inline constexpr double lab_f_exponent = 1.0 / 3.0;
-
-template <typename T>
-VQ_HD inline T lab_f_linear(T t) {
-    return (lab_kappa * t + 16.0) * (1.0 / 116.0);
-}
-
 // f(t) rounded to float. pow(t, 1/3), not cbrt: they differ in last bits.
 VQ_HD inline float lab_f(double t) {
     if (t > lab_epsilon) return float(pow(t, lab_f_exponent));
     return float(lab_f_linear(t));
-}
-
-// L*, a*, b* from the float-rounded f values, in double, before their own rounding to float.
-template <typename T>
-VQ_HD inline T lightness(T fy) {
-    return 116.0 * fy - 16.0;
-}
-
-template <typename T>
-VQ_HD inline T red_green(T fx, T fy) {
-    return 500.0 * (fx - fy);
-}
-
-template <typename T>
-VQ_HD inline T yellow_blue(T fy, T fz) {
-    return 200.0 * (fy - fz);
 }
 
 VQ_HD inline Lab xyz_to_lab(const Xyz& xyz) {
@@ -160,7 +88,6 @@ VQ_HD inline Lab xyz_to_lab(const Xyz& xyz) {
     return {float(lightness(fy)), float(red_green(fx, fy)), float(yellow_blue(fy, fz))};
 }
 
-// The whole chain of §4.1-4.5 for one (Y, Cb, Cr) code triple.
 VQ_HD inline Lab ycbcr_to_lab(int Y, int Cb, int Cr, const CodeScale& scale) {
     const double y = normalised_luma(double(Y), scale);
     const double u = normalised_chroma(double(Cb), scale);

@@ -19,6 +19,7 @@ using Fv = float __attribute__((vector_size(4 * lanes)));
 using Dv = double __attribute__((vector_size(8 * lanes)));
 using Iv = std::int32_t __attribute__((vector_size(4 * lanes)));  // masks of Fv, small ints
 using Lv = std::int64_t __attribute__((vector_size(8 * lanes)));  // masks of Dv
+using Uv = std::uint64_t __attribute__((vector_size(8 * lanes)));  // bits of Dv
 
 #if VQ_CIEDE_SIMD == 256
 

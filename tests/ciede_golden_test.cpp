@@ -26,7 +26,7 @@ std::vector<double> golden_ciede(const std::string& fixture) {
 }
 
 void expect_golden(const std::filesystem::path& fixtures, const std::string& fixture,
-                   const std::vector<std::pair<std::string, std::string>>& options = {}) {
+                   const OptionList& options = {}) {
     const auto refs = read_all_frames((fixtures / fixture / "ref.y4m").string());
     const auto dists = read_all_frames((fixtures / fixture / "dist.y4m").string());
     const std::vector<double> expected = golden_ciede(fixture);

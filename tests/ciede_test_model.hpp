@@ -78,8 +78,9 @@ inline float delta_e(Colour ref, Colour dist) {
     const float Cbarp = (C1p + C2p) / 2.0f;
     const float hsum = h1p + h2p;
     const float Hbarp = float(fabs(double(h1p - h2p)) > pi ? (hsum + 2 * pi) / 2.0 : hsum / 2.0);
-    const float T = float(1 - 0.17 * cos(Hbarp - pi / 6) + 0.24 * cos(2.0 * Hbarp) +
-                          0.32 * cos(3.0 * Hbarp + pi / 30) - 0.20 * cos(4.0 * Hbarp - 7 * pi / 20));
+    const float T =
+        float(1 - 0.17 * cos(Hbarp - pi / 6) + 0.24 * cos(2.0 * Hbarp) +
+              0.32 * cos(3.0 * Hbarp + pi / 30) - 0.20 * cos(4.0 * Hbarp - 7 * pi / 20));
     const float Lm50 = Lbarp - 50.0f;
     const float SL = float(1 + 0.015 * (double(Lm50) * Lm50) / sqrt(20 + double(Lm50) * Lm50));
     const float SC = float(1 + 0.045 * Cbarp);

@@ -32,8 +32,10 @@ inline Picture make_picture(const VideoFormat& format,
 }
 
 // The CPU twin, built through the registry's definition and its option table.
-inline std::unique_ptr<CpuFeature> make_ciede(
-    const VideoFormat& format, const std::vector<std::pair<std::string, std::string>>& options = {}) {
+using OptionList = std::vector<std::pair<std::string, std::string>>;
+
+inline std::unique_ptr<CpuFeature> make_ciede(const VideoFormat& format,
+                                              const OptionList& options = {}) {
     const FeatureDefinition definition = ciede_definition();
     auto feature = definition.make_cpu(bind_options("ciede", definition.options, options));
     feature->init(format);
@@ -48,8 +50,7 @@ inline double ciede_score(CpuFeature& feature, const Picture& ref, const Picture
     return score;
 }
 
-inline double ciede_score(const Picture& ref, const Picture& dist,
-                          const std::vector<std::pair<std::string, std::string>>& options = {}) {
+inline double ciede_score(const Picture& ref, const Picture& dist, const OptionList& options = {}) {
     return ciede_score(*make_ciede(ref.format(), options), ref, dist);
 }
 

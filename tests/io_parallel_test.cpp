@@ -282,6 +282,24 @@ TEST(ParallelReadAhead, EveryFrameComesFromTheAllocator) {
     EXPECT_EQ(frames, 30);
 }
 
+TEST(ParallelReadAhead, SeveralThreadsRead) {
+    const std::string path = medium_y4m("parallel_threads", 20);
+    std::mutex mutex;
+    std::set<std::thread::id> readers;
+    auto source = read_ahead(open_y4m(path), 4, 4);
+    source->set_allocator([&](std::size_t bytes) {
+        // Slow enough that the other readers are scheduled however loaded the machine is.
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        std::lock_guard lock(mutex);
+        readers.insert(std::this_thread::get_id());
+        return FrameBuffer(new std::byte[bytes]);
+    });
+    while (source->next()) {
+    }
+    EXPECT_GT(readers.size(), 1u);
+    EXPECT_FALSE(readers.count(std::this_thread::get_id()));
+}
+
 // A session's allocator need not be thread-safe.
 TEST(ParallelReadAhead, TheAllocatorIsNeverCalledFromTwoThreadsAtOnce) {
     const std::string path = medium_y4m("parallel_allocator_serial", 40);

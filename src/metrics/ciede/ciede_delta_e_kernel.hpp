@@ -5,6 +5,7 @@
 // calls are replaced by the certified approximations of ciede_fast_math.hpp. When a lane's
 // rounding is not certain, the stage recomputes that whole vector of lanes with the scalar
 // functions of ciede_math.hpp.
+//
 // Stages run over the whole row rather than pixel by pixel: a pixel's ΔE00 is one long chain of
 // dependent operations, and short loops of independent iterations let the core overlap pixels.
 //
@@ -28,8 +29,8 @@ inline void compensate_chroma(DeltaEScratch& s, int n) {
         if (!all(rounds_certainly(x1, a1p) & rounds_certainly(x2, a2p)))
             for (int k = 0; k < lanes; ++k) {
                 const double exact_g = chroma_compensation((c1[k] + c2[k]) / 2.0f);
-                a1p[k] = float(double(a1[k]) + double(a1[k] / 2.0f) * exact_g);
-                a2p[k] = float(double(a2[k]) + double(a2[k] / 2.0f) * exact_g);
+                a1p[k] = compensated_a(a1[k], exact_g);
+                a2p[k] = compensated_a(a2[k], exact_g);
             }
         store(&s.c1[i], c1);
         store(&s.c2[i], c2);
@@ -98,7 +99,8 @@ inline void hue_terms(DeltaEScratch& s, int n) {
         const Fv delta_h =
             (load(&s.c1[i]) == 0.0f) | (load(&s.c2[i]) == 0.0f) ? Fv{} : difference;
         // Row 14.
-        const Dv root = 2.0 * sqrt(widen(load(&s.c1p[i]) * load(&s.c2p[i])));
+        const Fv c1p = load(&s.c1p[i]), c2p = load(&s.c2p[i]);
+        const Dv root = 2.0 * sqrt(widen(c1p * c2p));
         const Dv rotated = root * sin_small(widen(delta_h) / 2.0);
         Fv delta_hp = narrow(rotated);
         // Row 15 (ciede_math.hpp mean_hue).
@@ -113,8 +115,7 @@ inline void hue_terms(DeltaEScratch& s, int n) {
                            rounds_certainly(weighting, t, Dv{} + 2.0 * certainty_margin);
         if (!all(certain))
             for (int k = 0; k < lanes; ++k) {
-                delta_hp[k] = float(2.0 * ::sqrt(double(s.c1p[i + k] * s.c2p[i + k])) *
-                                    ::sin(double(delta_h[k]) / 2.0));
+                delta_hp[k] = rotated_hue_difference(c1p[k], c2p[k], delta_h[k]);
                 t[k] = hue_weighting(mean_h[k]);
             }
         store(&s.delta_hp[i], delta_hp);
@@ -127,12 +128,12 @@ inline void hue_terms(DeltaEScratch& s, int n) {
 // enough for its rounding to be predicted; in a loop of its own, because vector registers do
 // not survive calls.
 inline void rotation_terms(DeltaEScratch& s, int n) {
-    for (int i = 0; i < n; ++i) s.r_t[i] = powf(s.mean_cp[i], 7.0f);
+    for (int i = 0; i < n; ++i) s.mean_cp_7[i] = powf(s.mean_cp[i], 7.0f);
     for (int i = 0; i < n; i += lanes) {
         const Fv mean_h = load(&s.mean_h[i]), mean_cp = load(&s.mean_cp[i]);
         const Fv degrees = narrow(widen(mean_h) * (180.0 / pi));
         const Fv x = narrow((widen(degrees) - 275.0) * (1.0 / 25.0));
-        const Fv p = load(&s.r_t[i]);
+        const Fv p = load(&s.mean_cp_7[i]);
         const Fv ratio = p / (p + pow25_7_single);
         const Dv scaled_exp = 60.0 * exp(widen(-(x * x)));
         const Fv angle = narrow(scaled_exp);

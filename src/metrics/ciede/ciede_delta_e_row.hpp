@@ -13,8 +13,12 @@ public:
     explicit DeltaERow(int capacity) : scratch_(capacity) {}
 
     // Where the colours of pair number `slot` (0 <= slot < capacity) go.
-    LabTarget reference(int slot) { return {&scratch_.L1[slot], &scratch_.a1[slot], &scratch_.b1[slot]}; }
-    LabTarget distorted(int slot) { return {&scratch_.L2[slot], &scratch_.a2[slot], &scratch_.b2[slot]}; }
+    LabTarget reference(int slot) {
+        return {&scratch_.L1[slot], &scratch_.a1[slot], &scratch_.b1[slot]};
+    }
+    LabTarget distorted(int slot) {
+        return {&scratch_.L2[slot], &scratch_.a2[slot], &scratch_.b2[slot]};
+    }
 
     // ΔE00 of pairs 0 .. count-1, in slot order.
     std::span<const float> compute(int count) {

@@ -1,14 +1,16 @@
-// Certified fast evaluation for the CPU twin's ΔE00 kernel: cheap vector approximations of
-// the libm functions in ΔE00, and the test that makes them exact.
+// Certified fast evaluation for the CPU twin's kernels: cheap vector approximations of the libm
+// functions of spec/ciede.md §4 (sin, cos, atan2, exp, log for pow), and the test that makes
+// them exact.
 //
-// Every libm result in ΔE00 ends up rounded to float (spec/ciede.md §4.6 rows 6, 12, 14, 16, 18)
-// after a few double operations. The reference's double value D lies within a few double ulps
-// (~1e-15 relative) of the mathematically exact value: glibc's sin, cos, atan2, exp and pow are
-// accurate to about 1 ulp. The approximations below are as accurate. So D lies within
-// certainty_margin (~1e-12, over 100 times the real distance) of an approximation A. If no
-// float rounding boundary lies within that margin of A, then F(A) = F(D) exactly; otherwise the
-// kernel recomputes that lane with the reference's own expression. Float boundaries are ~2^-24
-// apart against a margin of 2^-40, so about 1 lane in 30 000 falls back.
+// Every libm result there ends up rounded to float after a few double operations (§4.5 f, and
+// §4.6 rows 6, 12, 14, 16, 18). glibc's functions are accurate to about 1 ulp, and the
+// approximations below are within ~1e-15 relative of the exact values too, so the reference's
+// double value D lies within a small, known distance of an approximation A. If no float
+// rounding boundary lies within that distance of A, then F(A) = F(D) exactly; otherwise the
+// kernel recomputes that lane with the reference's own expression. The ΔE00 kernel takes the
+// distance as certainty_margin·|A|, over 100 times the real one (its expressions have no
+// cancellation); the Lab kernel propagates explicit bounds through its sums. Float boundaries
+// are ~2^-24 apart against a margin of 2^-40, so about 1 lane in 30 000 falls back.
 //
 // INCLUDED ONCE PER INSTRUCTION SET after ciede_simd.hpp, inside the same namespace.
 

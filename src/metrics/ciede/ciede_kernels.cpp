@@ -17,8 +17,8 @@ namespace vq::ciede {
 DeltaEScratch::DeltaEScratch(int capacity)
     : L1(padded_size(capacity)), a1(L1.size()), b1(L1.size()), L2(L1.size()), a2(L1.size()),
       b2(L1.size()), c1(L1.size()), c2(L1.size()), a1p(L1.size()), a2p(L1.size()),
-      c1p(L1.size()), c2p(L1.size()), mean_cp(L1.size()), h1(L1.size()), h2(L1.size()),
-      delta_hp(L1.size()), mean_h(L1.size()), t(L1.size()), r_t(L1.size()),
+      c1p(L1.size()), c2p(L1.size()), mean_cp(L1.size()), mean_cp_7(L1.size()), h1(L1.size()),
+      h2(L1.size()), delta_hp(L1.size()), mean_h(L1.size()), t(L1.size()), r_t(L1.size()),
       delta_e(L1.size()) {}
 
 LabBatch::LabBatch(int capacity)
@@ -58,14 +58,17 @@ namespace avx2 {
 #define VQ_CIEDE_AVX2 0
 #endif
 
-const Kernels& kernels() {
-    static const Kernels best = [] {
+std::span<const Kernels> available_kernels() {
+    static const std::vector<Kernels> variants = [] {
+        std::vector<Kernels> found;
 #if VQ_CIEDE_AVX2
-        if (__builtin_cpu_supports("avx2")) return Kernels{avx2::delta_e_kernel, avx2::lab_kernel};
+        if (__builtin_cpu_supports("avx2"))
+            found.push_back({"avx2", avx2::delta_e_kernel, avx2::lab_kernel});
 #endif
-        return Kernels{baseline::delta_e_kernel, baseline::lab_kernel};
+        found.push_back({"baseline", baseline::delta_e_kernel, baseline::lab_kernel});
+        return found;
     }();
-    return best;
+    return variants;
 }
 
 }  // namespace vq::ciede

@@ -1,9 +1,10 @@
 // The CPU twin's vector kernels and the arrays they work on. Both are bit-identical to the
 // scalar functions of ciede_math.hpp; ciede_kernels.cpp compiles them for AVX2 as well as for
-// the baseline instruction set and kernels() picks the best the CPU runs.
+// the baseline instruction set, and kernels() is the best the CPU runs.
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "metrics/ciede/ciede_math.hpp"
@@ -24,7 +25,8 @@ struct DeltaEScratch {
     explicit DeltaEScratch(int capacity);
 
     std::vector<float> L1, a1, b1, L2, a2, b2;  // reference and distorted colours
-    std::vector<float> c1, c2, a1p, a2p, c1p, c2p, mean_cp, h1, h2, delta_hp, mean_h, t, r_t;
+    std::vector<float> c1, c2, a1p, a2p, c1p, c2p, mean_cp, mean_cp_7, h1, h2, delta_hp, mean_h;
+    std::vector<float> t, r_t;
     std::vector<float> delta_e;
 };
 
@@ -50,12 +52,16 @@ struct LabBatch {
 };
 
 struct Kernels {
+    const char* instruction_set;
     // scratch.delta_e[i] = delta_e_2000(colour 1, colour 2) for i < count.
     void (*delta_e)(DeltaEScratch& scratch, int count);
     // batch.{L,a,b}[i] = ycbcr_to_lab(batch.{y,cb,cr}[i]) for i < count.
     void (*lab)(LabBatch& batch, int count, const CodeScale& scale);
 };
 
-const Kernels& kernels();
+// Every variant this CPU runs, best first (the tests compare each with the scalar functions).
+std::span<const Kernels> available_kernels();
+
+inline const Kernels& kernels() { return available_kernels().front(); }
 
 }  // namespace vq::ciede

@@ -107,10 +107,15 @@ inline constexpr float weight_hue = 4.0f;
 inline constexpr double pow25_7 = 6103515625.0;
 inline constexpr float pow25_7_single = 6103515648.0f;
 
-// Row 5-6: a' = a + (a/2)·g with g = 1 - sqrt(C̄^7 / (C̄^7 + 25^7)).
+// Row 5: g = 1 - sqrt(C̄^7 / (C̄^7 + 25^7)).
 VQ_HD inline double chroma_compensation(float mean_chroma) {
     const double c7 = pow(double(mean_chroma), 7.0);
     return 1.0 - sqrt(c7 / (c7 + pow25_7));
+}
+
+// Row 6: a' = a + (a/2)·g, with a/2 a float op (exact) and the rest double.
+VQ_HD inline float compensated_a(float a, double g) {
+    return float(double(a) + double(a / 2.0f) * g);
 }
 
 VQ_HD inline float chroma(float a, float b) {
@@ -133,6 +138,11 @@ VQ_HD inline float hue_difference(float h1, float h2, float c1, float c2) {
                                    : float(double(delta) - 2.0 * pi);
     const float difference = double(fabsf(h1 - h2)) <= pi ? delta : wrapped;
     return c1 == 0.0f || c2 == 0.0f ? 0.0f : difference;
+}
+
+// Row 14: ΔH' = 2·√(C1'·C2')·sin(Δh'/2), with C1'·C2' a float op (the fork widens it).
+VQ_HD inline float rotated_hue_difference(float c1p, float c2p, float delta_h) {
+    return float(2.0 * sqrt(double(c1p * c2p)) * sin(double(delta_h) / 2.0));
 }
 
 // Row 15 (QUIRK): the wrapped case always adds 2π, and the zero-chroma case still halves.
@@ -171,8 +181,8 @@ VQ_HD inline float delta_e_2000(const Lab& p1, const Lab& p2) {
     const float c2 = chroma(p2.a, p2.b);
     const float mean_c = (c1 + c2) / 2.0f;
     const double g = chroma_compensation(mean_c);
-    const float a1p = float(double(p1.a) + double(p1.a / 2.0f) * g);
-    const float a2p = float(double(p2.a) + double(p2.a / 2.0f) * g);
+    const float a1p = compensated_a(p1.a, g);
+    const float a2p = compensated_a(p2.a, g);
     const float c1p = chroma(a1p, p1.b);
     const float c2p = chroma(a2p, p2.b);
     const float mean_cp = (c1p + c2p) / 2.0f;
@@ -186,8 +196,7 @@ VQ_HD inline float delta_e_2000(const Lab& p1, const Lab& p2) {
     const float h1 = hue_angle(p1.b, a1p);
     const float h2 = hue_angle(p2.b, a2p);
     const float delta_h = hue_difference(h1, h2, c1, c2);
-    const float delta_hp =
-        float(2.0 * sqrt(double(c1p * c2p)) * sin(double(delta_h) / 2.0));
+    const float delta_hp = rotated_hue_difference(c1p, c2p, delta_h);
 
     const float mean_h = mean_hue(h1, h2);
     const float t = hue_weighting(mean_h);

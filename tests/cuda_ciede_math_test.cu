@@ -207,14 +207,23 @@ TEST(CudaCiedeMath, LibraryFunctionsAgainstGlibc) {
     struct Case {
         const char* name;
         Function function;
-        double low, high;  // x range (atan2: both arguments)
+        double low, high;          // x range (atan2: both arguments)
+        double allowed_fraction;   // of float results that may differ
     };
+    // Seen on an H200 (CUDA 13.0), 2^20 arguments each: the double functions differ from glibc in
+    // the last bits of 6-27% of the arguments and never after the rounding to float; CUDA's powf
+    // differs from glibc's in 6.2% of them, float(pow(x, 7.0)) in 0.07%.
+    constexpr double rare = 1e-3;
     const Case cases[] = {
-        {"pow(x, 2.4)", Function::pow_2_4, 0.0894, 2.5},    {"pow(t, 1/3)", Function::pow_third, 0.00885, 2.5},
-        {"pow(C, 7)", Function::pow_7, 0.0, 200.0},         {"powf(C', 7)", Function::powf_7, 0.0, 200.0},
-        {"float(pow(C', 7.0)) on the device against glibc's powf", Function::powf_7_from_pow, 0.0, 200.0},
-        {"atan2(b, a')", Function::atan2, -200.0, 200.0},   {"cos(k h)", Function::cos, -2.0, 32.0},
-        {"sin(x)", Function::sin, -3.2, 3.2},              {"exp(-x^2)", Function::exp, -130.0, 0.0},
+        {"pow(x, 2.4)", Function::pow_2_4, 0.0894, 2.5, rare},
+        {"pow(t, 1/3)", Function::pow_third, 0.00885, 2.5, rare},
+        {"pow(C, 7)", Function::pow_7, 0.0, 200.0, rare},
+        {"powf(C', 7)", Function::powf_7, 0.0, 200.0, 0.1},
+        {"float(pow(C', 7.0)) on the device against glibc's powf", Function::powf_7_from_pow, 0.0, 200.0, rare},
+        {"atan2(b, a')", Function::atan2, -200.0, 200.0, rare},
+        {"cos(k h)", Function::cos, -2.0, 32.0, rare},
+        {"sin(x)", Function::sin, -3.2, 3.2, rare},
+        {"exp(-x^2)", Function::exp, -130.0, 0.0, rare},
     };
     const std::size_t count = 1 << 20;
     std::mt19937_64 rng(1);
@@ -241,7 +250,7 @@ TEST(CudaCiedeMath, LibraryFunctionsAgainstGlibc) {
         }
         std::cout << c.name << ": of " << count << " arguments, " << double_differ << " differ as doubles, "
                   << float_differ << " after rounding to float\n";
-        EXPECT_LE(float_differ, count / 1000) << c.name;
+        EXPECT_LE(double(float_differ), c.allowed_fraction * double(count)) << c.name;
     }
 }
 

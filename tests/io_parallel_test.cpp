@@ -12,6 +12,7 @@
 #include <mutex>
 #include <new>
 #include <optional>
+#include <random>
 #include <set>
 #include <string>
 #include <string_view>
@@ -205,6 +206,69 @@ TEST_P(ParallelReading, SkippingGivesWhatTheSequentialReaderGives) {
 
 INSTANTIATE_TEST_SUITE_P(EveryKindOfFile, ParallelReading, testing::ValuesIn(file_cases()),
                          [](const testing::TestParamInfo<FileCase>& info) { return info.param.name; });
+
+// "YUV4MPEG2 W5 H3 F1:1 C420p10"
+std::string y4m_header(const VideoFormat& format) {
+    static const char* const chroma_tags[] = {"420", "422", "444", "mono"};  // ChromaFormat order
+    std::string header = "YUV4MPEG2 W" + std::to_string(format.width) + " H" +
+                         std::to_string(format.height) + " F1:1 C" +
+                         chroma_tags[int(format.chroma)];
+    if (format.bit_depth > 8)
+        header += (format.chroma == ChromaFormat::yuv400 ? "" : "p") +
+                  std::to_string(format.bit_depth);
+    return header;
+}
+
+// Random small files, many of them broken somewhere, read with random threads, depths and skips.
+TEST(ParallelReading, RandomFilesGiveWhatTheSequentialReaderGives) {
+    std::mt19937 random(20261202);
+    const auto pick = [&](int low, int high) {
+        return std::uniform_int_distribution<int>(low, high)(random);
+    };
+    const fs::path dir = test::scratch_dir("parallel_random");
+    for (int round = 0; round < 300; ++round) {
+        const VideoFormat format{pick(1, 9), pick(1, 7), pick(0, 1) ? 10 : 8,
+                                 ChromaFormat(pick(0, 3))};
+        const bool raw = pick(0, 3) == 0;
+        const int frames = pick(0, 12);
+        std::string bytes = raw ? "" : y4m_header(format) + "\n";
+        for (int f = 0; f < frames; ++f) {
+            if (!raw) {
+                const int marker = pick(0, 19);
+                bytes += marker == 0 ? "FRAME Ip\n" : marker == 1 ? "FRAMX\n" : "FRAME\n";
+            }
+            bytes += frame_bytes(format, f);
+            if (pick(0, 29) == 0) bytes += "x";  // a frame one byte too long
+        }
+        if (pick(0, 2) == 0) {  // a truncated frame at the end
+            const std::string last = (raw ? "" : "FRAME\n") + frame_bytes(format, frames);
+            bytes += last.substr(0, pick(1, int(last.size()) - 1));
+        }
+        if (raw && bytes.empty()) bytes = "x";  // an empty raw file fails to open
+        const std::string path = write_file(dir / "in", bytes).string();
+        const auto open = [&] { return raw ? open_yuv(path, format) : open_y4m(path); };
+        std::string plan;
+        for (int step = pick(0, 8); step > 0; --step) plan += pick(0, 1) ? 's' : 'n';
+        const unsigned threads = unsigned(pick(1, 8));
+        const std::size_t depth = std::size_t(pick(1, 8));
+        SCOPED_TRACE(testing::Message() << "round " << round << ": " << describe(format) << ", "
+                                        << (raw ? "raw" : "y4m") << ", plan '" << plan << "', "
+                                        << threads << " threads, depth " << depth);
+        EXPECT_EQ(read_all(*read_ahead(open(), depth, threads), plan), read_all(*open(), plan));
+    }
+}
+
+TEST(ParallelReading, FixturesGiveWhatTheSequentialReaderGives) {
+    VQ_REQUIRE_FIXTURES(fixtures);
+    for (const auto& clip : fs::directory_iterator(fixtures)) {
+        if (!clip.is_directory()) continue;
+        for (const char* file : {"ref.y4m", "dist.y4m"}) {
+            const std::string path = (clip.path() / file).string();
+            SCOPED_TRACE(path);
+            EXPECT_EQ(read_all(*read_ahead(open_y4m(path), 4, 4)), read_all(*open_y4m(path)));
+        }
+    }
+}
 
 // --- one file, read in various ways -----------------------------------------------------------
 

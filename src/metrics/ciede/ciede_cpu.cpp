@@ -51,7 +51,9 @@ double delta_e_sum(const FramePair& pair, const ciede::ChromaAddressing& address
             ++differing;
         }
         lab.flush();
-        for (const float value : delta_e.compute(differing)) sum += double(value);
+        double row_sum = sum;  // a local, so that the running sum stays in a register
+        for (const float value : delta_e.compute(differing)) row_sum += double(value);
+        sum = row_sum;
     }
     return sum;
 }

@@ -46,7 +46,7 @@ VQ_CIEDE_INLINE Fv approximate_hue_angle(Fv b, Fv a_prime, Lv& certain) {
     certain = rounds_certainly(angle, h);
     h = h < 0.0f ? narrow(widen(h) + 2.0 * pi) : h;
     const Iv achromatic = (b == 0.0f) & (a_prime == 0.0f);
-    certain |= widen(achromatic);
+    certain |= widen_mask(achromatic);
     return achromatic ? Fv{} : h;
 }
 
@@ -95,9 +95,9 @@ inline void hue_terms(DeltaEScratch& s, int n) {
         const Fv delta = h2 - h1;
         const Fv wrapped =
             h2 <= h1 ? narrow(widen(delta) + 2.0 * pi) : narrow(widen(delta) - 2.0 * pi);
-        const Fv difference = narrow(widen(abs(h1 - h2)) <= pi) ? delta : wrapped;
+        const Fv difference = narrow_mask(widen(abs(h1 - h2)) <= pi) ? delta : wrapped;
         const Fv delta_h =
-            (load(&s.c1[i]) == 0.0f) | (load(&s.c2[i]) == 0.0f) ? Fv{} : difference;
+            ((load(&s.c1[i]) == 0.0f) | (load(&s.c2[i]) == 0.0f)) ? Fv{} : difference;
         // Row 14.
         const Fv c1p = load(&s.c1p[i]), c2p = load(&s.c2p[i]);
         const Dv root = 2.0 * sqrt(widen(c1p * c2p));
@@ -105,7 +105,7 @@ inline void hue_terms(DeltaEScratch& s, int n) {
         Fv delta_hp = narrow(rotated);
         // Row 15 (ciede_math.hpp mean_hue).
         const Fv sum = h1 + h2;
-        const Fv mean_h = narrow(abs(widen(h1 - h2)) > pi)
+        const Fv mean_h = narrow_mask(abs(widen(h1 - h2)) > pi)
                               ? narrow((widen(sum) + 2.0 * pi) / 2.0)
                               : narrow(widen(sum) / 2.0);
         // Row 16; its cosine terms sum to at most 1.93 in magnitude: the margin is taken on 2.

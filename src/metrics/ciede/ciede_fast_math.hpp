@@ -23,7 +23,7 @@ inline constexpr double certainty_margin = 0x1p-40;
 VQ_CIEDE_INLINE Lv rounds_certainly(Dv x, Fv rounded, Dv error) {
     const Iv bits = (Iv)rounded;
     const Dv binade = widen((Fv)(bits & 0x7f800000));
-    const Lv power_of_two = widen((bits & 0x007fffff) == 0);
+    const Lv power_of_two = widen_mask((bits & 0x007fffff) == 0);
     const Dv half_gap = max(binade * (power_of_two ? Dv{} + 0x1p-25 : Dv{} + 0x1p-24),
                             Dv{} + 0x1p-150);
     return abs(x - widen(rounded)) + error < half_gap;
@@ -93,11 +93,11 @@ VQ_CIEDE_INLINE SinCos sin_cos(Dv x) {
     const Dv s = sin_small(r);
     const Dv c = cos_quarter(r);
     // Quadrant k: (sin, cos) = (s, c), (c, -s), (-s, -c), (-c, s).
-    const Lv odd = widen((k & 1) != 0);
+    const Lv odd = widen_mask((k & 1) != 0);
     const Dv sin_magnitude = odd ? c : s;
     const Dv cos_magnitude = odd ? s : c;
-    return {widen((k & 2) != 0) ? -sin_magnitude : sin_magnitude,
-            widen(((k + 1) & 2) != 0) ? -cos_magnitude : cos_magnitude};
+    return {widen_mask((k & 2) != 0) ? -sin_magnitude : sin_magnitude,
+            widen_mask(((k + 1) & 2) != 0) ? -cos_magnitude : cos_magnitude};
 }
 
 // atan2(y, x). atan t for t = min/max in [0, 1] is atan(j/8) plus the series of

@@ -25,6 +25,7 @@ struct DeltaEScratch {
     explicit DeltaEScratch(int capacity);
 
     std::vector<float> L1, a1, b1, L2, a2, b2;  // reference and distorted colours
+    // The names of spec §4.6 (mean_cp_7 is powf(C̄', 7)).
     std::vector<float> c1, c2, a1p, a2p, c1p, c2p, mean_cp, mean_cp_7, h1, h2, delta_hp, mean_h;
     std::vector<float> t, r_t;
     std::vector<float> delta_e;

@@ -1,7 +1,7 @@
 // The CPU twin's Y'CbCr -> CIELAB kernel: a batch of code triples, a vector of lanes at a time.
 //
 // The exact steps (normalisation, matrix, the linear branches, and L*a*b* from the float f
-// values) are the templates of ciede_math.hpp evaluated on vectors. The six pow calls become
+// values) are the templates of ciede_colour_steps.hpp evaluated on vectors. The six pow calls become
 // exp(p·ln x) from ciede_fast_math.hpp, and the errors are tracked to the three float roundings
 // of f (spec/ciede.md §4.5): a lane whose f rounding, or whose t > ε branch, is not certain
 // within the propagated bound is recomputed with the scalar ycbcr_to_lab.

@@ -17,8 +17,9 @@ inline constexpr int lanes = VQ_CIEDE_SIMD == 256 ? 4 : 2;
 
 using Fv = float __attribute__((vector_size(4 * lanes)));
 using Dv = double __attribute__((vector_size(8 * lanes)));
-using Iv = std::int32_t __attribute__((vector_size(4 * lanes)));  // masks of Fv, small ints
-using Lv = std::int64_t __attribute__((vector_size(8 * lanes)));  // masks of Dv
+// Lane masks are what comparisons yield (all ones or zero per lane); Iv also holds small ints.
+using Iv = decltype(Fv{} < Fv{});
+using Lv = decltype(Dv{} < Dv{});
 using Uv = std::uint64_t __attribute__((vector_size(8 * lanes)));  // bits of Dv
 
 #if VQ_CIEDE_SIMD == 256
@@ -27,7 +28,7 @@ VQ_CIEDE_INLINE Dv widen(Fv x) { return (Dv)_mm256_cvtps_pd((__m128)x); }
 VQ_CIEDE_INLINE Fv narrow(Dv x) { return (Fv)_mm256_cvtpd_ps((__m256d)x); }  // rounds to nearest
 VQ_CIEDE_INLINE Iv truncate(Dv x) { return (Iv)_mm256_cvttpd_epi32((__m256d)x); }
 VQ_CIEDE_INLINE Dv to_double(Iv x) { return (Dv)_mm256_cvtepi32_pd((__m128i)x); }
-VQ_CIEDE_INLINE Lv widen(Iv mask) { return (Lv)_mm256_cvtepi32_epi64((__m128i)mask); }
+VQ_CIEDE_INLINE Lv widen_mask(Iv mask) { return (Lv)_mm256_cvtepi32_epi64((__m128i)mask); }
 VQ_CIEDE_INLINE Dv sqrt(Dv x) { return (Dv)_mm256_sqrt_pd((__m256d)x); }
 
 #else
@@ -36,7 +37,7 @@ VQ_CIEDE_INLINE Dv widen(Fv x) { return __builtin_convertvector(x, Dv); }
 VQ_CIEDE_INLINE Fv narrow(Dv x) { return __builtin_convertvector(x, Fv); }  // rounds to nearest
 VQ_CIEDE_INLINE Iv truncate(Dv x) { return __builtin_convertvector(x, Iv); }
 VQ_CIEDE_INLINE Dv to_double(Iv x) { return __builtin_convertvector(x, Dv); }
-VQ_CIEDE_INLINE Lv widen(Iv mask) { return __builtin_convertvector(mask, Lv); }
+VQ_CIEDE_INLINE Lv widen_mask(Iv mask) { return __builtin_convertvector(mask, Lv); }
 VQ_CIEDE_INLINE Dv sqrt(Dv x) {
 #if defined(__SSE2__)
     return (Dv)_mm_sqrt_pd((__m128d)x);
@@ -48,7 +49,7 @@ VQ_CIEDE_INLINE Dv sqrt(Dv x) {
 
 #endif
 
-VQ_CIEDE_INLINE Iv narrow(Lv mask) { return __builtin_convertvector(mask, Iv); }
+VQ_CIEDE_INLINE Iv narrow_mask(Lv mask) { return __builtin_convertvector(mask, Iv); }
 
 VQ_CIEDE_INLINE Dv abs(Dv x) { return (Dv)((Lv)x & 0x7fffffffffffffff); }
 VQ_CIEDE_INLINE Fv abs(Fv x) { return (Fv)((Iv)x & 0x7fffffff); }

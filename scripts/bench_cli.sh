@@ -5,7 +5,7 @@
 #   scripts/bench_cli.sh [--build DIR] [--runs 5] [--frames 24] [--small 4] [--threads "1 2"]
 #                        [--sizes "1920x1080 3840x2160"] [--backend cpu] [--feature psnr ...]
 #                        [--no-ref] [--floor]
-# Prints a markdown table. Clips come from vq-synth (banded gradient, 8-bit 4:2:0, raw YUV) in
+# --threads 0 means vq's default (every core). Prints a markdown table. Clips come from vq-synth (banded gradient, 8-bit 4:2:0, raw YUV) in
 # $VQ_BENCH_DIR (default /tmp/vq-bench), generated once.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,10 +36,13 @@ median_time() {
   local times=()
   for _ in $(seq "$runs"); do
     local t0 t1; t0=$(now); "$@" >/dev/null 2>&1 || { echo "failed: $*" >&2; exit 1; }; t1=$(now)
-    times+=("$(echo "$t1 - $t0" | bc -l)")
+    times+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b - a}')")
   done
   printf '%s\n' "${times[@]}" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
 }
+
+# (t(N) - t(small)) / (N - small) in milliseconds.
+per_frame_ms() { awk -v b="$1" -v s="$2" -v n="$frames" -v k="$small" 'BEGIN {print (b - s) * 1000 / (n - k)}'; }
 
 echo "| size | threads | backend | features | ms/frame | frames/s |"
 echo "|---|---|---|---|---|---|"
@@ -52,19 +55,20 @@ for size in $sizes; do
   cat "$ref" "$dist" > /dev/null  # into the page cache
   refarg=(-r "$ref"); [ "$noref" = 1 ] && refarg=()
   for t in $threads; do
+    threadarg=(--threads "$t"); [ "$t" = 0 ] && threadarg=()  # 0: vq's default, every core
     run() { "$build/src/vq" "${refarg[@]}" -d "$dist" -w "$w" -h "$h" -p 420 -b 8 "${features[@]}" \
-              --backend "$backend" --threads "$t" -q --frame_cnt "$1"; }
+              --backend "$backend" "${threadarg[@]}" -q --frame_cnt "$1"; }
     big=$(median_time run "$frames"); little=$(median_time run "$small")
-    ms=$(echo "($big - $little) * 1000 / ($frames - $small)" | bc -l)
-    printf '| %s | %s | %s | %s | %.2f | %.0f |\n' "$size" "$t" "$backend" "${features[*]//--feature /}" "$ms" \
-      "$(echo "1000 / $ms" | bc -l)"
+    ms=$(per_frame_ms "$big" "$little")
+    printf '| %s | %s | %s | %s | %.2f | %.0f |\n' "$size" "${t/#0/all}" "$backend" "${features[*]//--feature /}" \
+      "$ms" "$(awk -v m="$ms" 'BEGIN {print 1000 / m}')"
   done
   if [ "$floor" = 1 ]; then
     head -c $((w * h * 3 / 2 * small)) "$ref" > "$dir/ref_small_$size.yuv"
     head -c $((w * h * 3 / 2 * small)) "$dist" > "$dir/dist_small_$size.yuv"
     big=$(median_time "$build/bench/vq-read-floor" "$ref" "$dist" "$w" "$h")
     little=$(median_time "$build/bench/vq-read-floor" "$dir/ref_small_$size.yuv" "$dir/dist_small_$size.yuv" "$w" "$h")
-    ms=$(echo "($big - $little) * 1000 / ($frames - $small)" | bc -l)
-    printf '| %s | - | read only | (none) | %.2f | %.0f |\n' "$size" "$ms" "$(echo "1000 / $ms" | bc -l)"
+    ms=$(per_frame_ms "$big" "$little")
+    printf '| %s | - | read only | (none) | %.2f | %.0f |\n' "$size" "$ms" "$(awk -v m="$ms" 'BEGIN {print 1000 / m}')"
   fi
 done

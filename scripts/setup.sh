@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake ninja-build g++ pkg-config xz-utils libtbb-dev libcli11-dev nlohmann-json3-dev
-          libfmt-dev libgtest-dev libgmock-dev libbenchmark-dev libpng-dev bc)
+          libfmt-dev libgtest-dev libgmock-dev libbenchmark-dev libpng-dev)
 missing=()
 for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then

@@ -4,6 +4,7 @@
 namespace vq {
 
 std::unique_ptr<CpuFeature> make_ciede_cpu(const OptionValues& values);
+std::unique_ptr<Feature> make_ciede_cuda(const OptionValues& values);
 
 FeatureDefinition ciede_definition() {
     FeatureDefinition definition;
@@ -18,6 +19,9 @@ FeatureDefinition ciede_definition() {
          "CIEDE2000 on 4:2:2)"},
     };
     definition.make_cpu = make_ciede_cpu;
+#if VQ_WITH_CUDA
+    definition.make_cuda = make_ciede_cuda;
+#endif
     return definition;
 }
 

@@ -1,9 +1,11 @@
 // ciede CPU twin, one thread, ms per frame at 1080p and 4K.
 //
-//   VQ_FIXTURES=build-ciede/tests/fixtures ./build-ciede/bench/vq_bench --benchmark_filter=Ciede
+//   VQ_FIXTURES=build/tests/fixtures build/bench/vq_bench --benchmark_filter=Ciede
+//       --benchmark_repetitions=3 --benchmark_report_aggregates_only   (one command line)
 //
 // "Fixture" frames are the first frame pair of grad_1920x1080_8b_420 (an x264 encode of a
-// grainy gradient); the 4K pair tiles it 2x2. Without VQ_FIXTURES those benchmarks are skipped.
+// grainy gradient); the 4K pair tiles it 2x2. Without VQ_FIXTURES those benchmarks are skipped
+// (the tests unpack the fixtures into build/tests/fixtures).
 // "Noise" frames are uniform random codes with a small random distortion: nearly every pixel is
 // a new colour, the worst case for any per-colour reuse. "Scalar" runs the straightforward
 // per-pixel path of ciede_math.hpp on 4:2:0 frames (the reference's algorithm and cost), so

@@ -7,15 +7,12 @@
 //   --threads N       reading threads per input (default: as the CLI, min(4, hardware threads))
 //   --depth N         frames read ahead per input (default 4, as the CLI)
 //   --passes N        read the inputs N times over, for a longer measurement (default 1)
-//   --reuse-buffers   recycle frame memory, as the CUDA backend's pinned pool does, so that
-//                     page faults on fresh memory are not timed
 // Prints the frames read and the time per frame (per pair with two inputs), from the first
 // frame's request to the end, opening excluded.
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,12 +31,10 @@ struct Options {
     unsigned threads = vq::default_read_threads();
     std::size_t depth = 4;
     int passes = 1;
-    bool reuse_buffers = false;
 };
 
 [[noreturn]] void usage() {
-    std::cerr << "usage: vq-read-floor [--threads N] [--depth N] [--passes N] [--reuse-buffers] "
-                 "[REF] DIST [W H]\n";
+    std::cerr << "usage: vq-read-floor [--threads N] [--depth N] [--passes N] [REF] DIST [W H]\n";
     std::exit(2);
 }
 
@@ -61,8 +56,6 @@ Options parse(int argc, char** argv) {
             options.depth = std::size_t(positive(argv[++i]));
         } else if (arg == "--passes" && has_value) {
             options.passes = positive(argv[++i]);
-        } else if (arg == "--reuse-buffers") {
-            options.reuse_buffers = true;
         } else if (arg.starts_with("--")) {
             usage();
         } else {
@@ -81,32 +74,6 @@ Options parse(int argc, char** argv) {
     return options;
 }
 
-// Frame memory handed back for the next frame once released, like the CUDA backend's pinned pool:
-// after the first frames no fresh memory is touched.
-class RecyclingPool : public std::enable_shared_from_this<RecyclingPool> {
-public:
-    vq::FrameBuffer acquire(std::size_t bytes) {
-        std::unique_ptr<std::byte[]> memory;
-        {
-            std::lock_guard lock(mutex_);
-            if (!idle_.empty()) {
-                memory = std::move(idle_.back());
-                idle_.pop_back();
-            }
-        }
-        if (!memory) memory = std::make_unique_for_overwrite<std::byte[]>(bytes);
-        std::byte* data = memory.release();
-        return vq::FrameBuffer(data, [pool = shared_from_this()](std::byte* released) {
-            std::lock_guard lock(pool->mutex_);
-            pool->idle_.emplace_back(released);
-        });
-    }
-
-private:
-    std::mutex mutex_;
-    std::vector<std::unique_ptr<std::byte[]>> idle_;  // every buffer has the inputs' frame size
-};
-
 std::unique_ptr<vq::FrameSource> open(const Options& options, const std::string& path) {
     if (options.width == 0) return vq::open_y4m(path);
     return vq::open_yuv(path, {options.width, options.height, 8, vq::ChromaFormat::yuv420});
@@ -116,19 +83,14 @@ std::unique_ptr<vq::FrameSource> open(const Options& options, const std::string&
 
 int main(int argc, char** argv) {
     const Options options = parse(argc, argv);
-    const auto pool = std::make_shared<RecyclingPool>();
     try {
         std::size_t frames = 0;
         std::size_t bytes = 0;
         std::chrono::steady_clock::duration elapsed{};
         for (int pass = 0; pass < options.passes; ++pass) {
             std::vector<std::unique_ptr<vq::FrameSource>> sources;
-            for (const std::string& path : options.inputs) {
-                auto source = open(options, path);
-                if (options.reuse_buffers)
-                    source->set_allocator([pool](std::size_t size) { return pool->acquire(size); });
-                sources.push_back(vq::read_ahead(std::move(source), options.depth, options.threads));
-            }
+            for (const std::string& path : options.inputs)
+                sources.push_back(vq::read_ahead(open(options, path), options.depth, options.threads));
             const auto start = std::chrono::steady_clock::now();
             for (;; ++frames) {
                 bool complete = true;

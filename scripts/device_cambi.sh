@@ -79,12 +79,16 @@ run_sanitize() {
   local sanitizer=/usr/local/cuda/bin/compute-sanitizer
   # Small cases that reach every kernel: several sweeps per tile (staircase), full_ref with a
   # resize, the input check (9 bits), heatmaps, the pipelined executor.
-  local kernels='*CudaCambiStages*/0_*:*CudaCambiStages*/2_*:*CudaCambiStages*/*9_bit*:*CudaCambiStages*/*full_ref_true_src*:CudaCambiHeatmaps.*:CudaCambiExamples.*'
+  local kernels='*CudaCambiStages*/0_*:*CudaCambiStages*/2_*:*CudaCambiStages*/*9_bit*:*CudaCambiStages*/*full_ref_true_src*:CudaCambiHeatmaps.*:CudaCambiExamples.*:-*1280x720*'
+  local limit=${VQ_SANITIZE_SECONDS:-120}  # per tool: racecheck slows shared-memory-heavy kernels a lot
   export VQ_TEST_BINARY_DIR=$scratch/sanitize
   mkdir -p "$VQ_TEST_BINARY_DIR"
-  step memcheck sanitize.log "$sanitizer" --tool memcheck --leak-check full --error-exitcode 90 "$pack/bin/vq_tests" --gtest_filter="$kernels" --gtest_brief=1
-  step racecheck sanitize.log "$sanitizer" --tool racecheck --error-exitcode 90 "$pack/bin/vq_tests" --gtest_filter="$kernels" --gtest_brief=1
-  step synccheck sanitize.log "$sanitizer" --tool synccheck --error-exitcode 90 "$pack/bin/vq_tests" --gtest_filter="$kernels" --gtest_brief=1
+  for tool in memcheck racecheck synccheck; do
+    local extra=()
+    [ "$tool" = memcheck ] && extra=(--leak-check full)
+    step "$tool" sanitize.log timeout "$limit" "$sanitizer" --tool "$tool" "${extra[@]}" --error-exitcode 90 \
+      "$pack/bin/vq_tests" --gtest_filter="$kernels" --gtest_brief=1
+  done
 }
 
 run_bench() {

@@ -1,6 +1,8 @@
 // The ciede CPU twin driven directly (init, compute, finish): the frame example of
 // spec/ciede.md §7.4, +inf for identical input, chroma mappings, bit depths and odd sizes, the
 // last checked against the independent model in ciede_test_model.hpp.
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <random>
 

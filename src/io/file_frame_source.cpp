@@ -5,15 +5,10 @@
 
 #include <fmt/format.h>
 
+#include "io/recycling_allocator.hpp"
 #include "vq/error.hpp"
 
 namespace vq {
-namespace {
-
-// Every byte of a frame is overwritten by the read, so zero-filling first would be wasted work.
-FrameBuffer allocate_for_overwrite(std::size_t bytes) { return FrameBuffer(new std::byte[bytes]); }
-
-}  // namespace
 
 FileFrameSource::FileFrameSource(InputFile file, const VideoFormat& format,
                                  std::string_view marker, std::size_t ignored_bytes)
@@ -21,10 +16,10 @@ FileFrameSource::FileFrameSource(InputFile file, const VideoFormat& format,
       format_(format),
       marker_(marker),
       ignored_bytes_(ignored_bytes),
-      allocator_(allocate_for_overwrite) {}
+      allocator_(recycling_allocator()) {}
 
 void FileFrameSource::set_allocator(BufferAllocator allocator) {
-    allocator_ = allocator ? std::move(allocator) : BufferAllocator(allocate_for_overwrite);
+    allocator_ = allocator ? std::move(allocator) : recycling_allocator();
 }
 
 template <typename Step>

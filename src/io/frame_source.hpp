@@ -27,7 +27,7 @@ public:
     virtual bool skip() = 0;
 
     // Where later frames' memory comes from (pinned staging memory for the CUDA backend). Call
-    // before the first next(); the default allocates ordinary memory.
+    // before the first next(); the default is ordinary memory, reused once a frame is dropped.
     virtual void set_allocator(BufferAllocator allocator) = 0;
 };
 

@@ -63,8 +63,9 @@ std::vector<GoldenCase> golden_cases() {
                                 "grad_576x324_10b_420", "grad_1920x1080_8b_420", "odd_641x359_8b_420",
                                 "testsrc_352x288_8b_422", "testsrc_352x288_8b_444"})
         add(fixture, "vmaf_v1_3d0h", v1_request);
-    add("testsrc_576x324_8b_420", "vmaf_v1_5d0h", v1_request);
-    add("grad_1920x1080_8b_420", "vmaf_v1_5d0h", v1_request);
+    for (const char* model : {"vmaf_v1_5d0h", "vmaf_v1_hfr_3d0h"}) add("testsrc_576x324_8b_420", model, v1_request);
+    for (const char* model : {"vmaf_v1_5d0h", "vmaf_v1_hfr_3d0h", "vmaf_v1_3d0h_2160", "vmaf_v1_1d5h_2160"})
+        add("grad_1920x1080_8b_420", model, v1_request);
     return cases;
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <iterator>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -30,11 +31,12 @@ private:
 
     std::unique_ptr<std::byte[]> take_idle(std::size_t bytes) {
         std::lock_guard lock(mutex_);
-        const auto fits =
-            std::find_if(idle_.begin(), idle_.end(), [&](const Idle& i) { return i.bytes == bytes; });
-        if (fits == idle_.end()) return nullptr;
+        // The most recently released first: some of it may still be in the cache.
+        const auto fits = std::find_if(idle_.rbegin(), idle_.rend(),
+                                       [&](const Idle& idle) { return idle.bytes == bytes; });
+        if (fits == idle_.rend()) return nullptr;
         std::unique_ptr<std::byte[]> memory = std::move(fits->memory);
-        idle_.erase(fits);
+        idle_.erase(std::next(fits).base());
         return memory;
     }
 

@@ -1,3 +1,5 @@
+// The CPU twin: the per-picture pipeline of §4 on per-thread working planes, and the feature.
+
 #include <vector>
 
 #include "metrics/cambi/cambi_feature.hpp"

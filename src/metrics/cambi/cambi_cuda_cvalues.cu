@@ -60,7 +60,7 @@ __device__ void find_centres(const CValuePlane& plane, TileShared& tile, int x0,
         const int o = base + int(threadIdx.x);
         const int r = o / tile_width;
         const std::size_t at = std::size_t(i0 + r) * std::size_t(plane.width) + std::size_t(x0 + o % tile_width);
-        const unsigned value = o < outputs ? plane.counted[at] : unsigned(unmasked);
+        const unsigned value = o < outputs ? unsigned(__ldg(plane.counted + at)) : unsigned(unmasked);
         const bool centre = has_bit(tile.centre_gates, value);
         if (o < outputs && !centre) plane.c[at] = 0.0f;
         // One atomic per distinct value (and row) per warp.
@@ -227,36 +227,56 @@ __global__ void __launch_bounds__(c_value_threads) c_values_kernel(const __grid_
         const int next = tile.next_start;
 
         std::uint8_t* counts = column_counts + t;
-        const auto count_pixel = [&](int row, int change) {
-            const unsigned value = plane.counted[std::size_t(row) * std::size_t(plane.width) + std::size_t(column)];
+        const auto count = [&](unsigned value, int change) {  // `unmasked` and uncounted values: no-op
             if (!has_bit(tile.counted_values, value)) return;
             const int s = slot_of(tile, value) - start;
             if (s >= 0 && s < end - start) counts[s * c_value_threads] = std::uint8_t(counts[s * c_value_threads] + change);
         };
+        // Loads through the read-only path may be issued ahead of the count updates.
+        const auto sample = [&](int row) {
+            return column_inside && row >= 0 && row < plane.height
+                       ? unsigned(__ldg(plane.counted + std::size_t(row) * std::size_t(plane.width) + std::size_t(column)))
+                       : unsigned(unmasked);
+        };
         for (int s = 0; s < end - start; ++s) counts[s * c_value_threads] = 0;
-        // The window rows of the tile's first row, but for the last one, which the loop adds.
-        if (column_inside)
-            for (int row = max(0, i0 - p); row < min(plane.height, i0 + p); ++row) count_pixel(row, +1);
+        // The window rows of the tile's first row, but for the last one, which the loop adds; in
+        // batches of independent loads.
+        constexpr int batch = 8;
+        for (int row = i0 - p; row < i0 + p; row += batch) {
+            unsigned values[batch];
+#pragma unroll
+            for (int k = 0; k < batch; ++k) values[k] = row + k < i0 + p ? sample(row + k) : unsigned(unmasked);
+#pragma unroll
+            for (int k = 0; k < batch; ++k) count(values[k], +1);
+        }
 
+        // Row i adds row i + p and removes row i - p - 1 (not at the tile's first row: never
+        // added); the next row's samples are loaded one row ahead.
+        unsigned entering = sample(i0 + p), leaving = unsigned(unmasked);
+        unsigned centre = t < tile_width ? unsigned(__ldg(plane.counted + std::size_t(i0) * std::size_t(plane.width) +
+                                                          std::size_t(x0 + t)))
+                                         : unsigned(unmasked);
         for (int i = i0; i < i_end; ++i) {
-            if (column_inside) {
-                if (i + p < plane.height) count_pixel(i + p, +1);
-                if (i > i0 && i - p - 1 >= 0) count_pixel(i - p - 1, -1);
+            const unsigned adding = entering, removing = leaving, v = centre;
+            if (i + 1 < i_end) {
+                entering = sample(i + 1 + p);
+                leaving = sample(i - p);
+                if (t < tile_width)
+                    centre = __ldg(plane.counted + std::size_t(i + 1) * std::size_t(plane.width) + std::size_t(x0 + t));
             }
+            count(adding, +1);
+            count(removing, -1);
             const int r = i - i0;
             if (!((tile.rows_with_centres[r >> 5] >> (r & 31)) & 1u)) continue;  // block-uniform
             __syncthreads();  // every column count of row i is in place
             prefix_sums(column_counts, prefixes, end - start);
             __syncthreads();
-            if (t < tile_width) {
-                const std::size_t at = std::size_t(i) * std::size_t(plane.width) + std::size_t(x0 + t);
-                const unsigned v = plane.counted[at];
-                if (has_bit(tile.centre_gates, v)) {
-                    const int slot = slot_of(tile, v);
-                    const int lowest = slot - int(v - unsigned(max(0, int(v) - N)));
-                    if (lowest >= start && slot + N < end)  // otherwise another sweep's
-                        plane.c[at] = c_value<N>(params, prefixes, slot - start, v, t, p);
-                }
+            if (t < tile_width && has_bit(tile.centre_gates, v)) {
+                const int slot = slot_of(tile, v);
+                const int lowest = slot - int(v - unsigned(max(0, int(v) - N)));
+                if (lowest >= start && slot + N < end)  // otherwise another sweep's
+                    plane.c[std::size_t(i) * std::size_t(plane.width) + std::size_t(x0 + t)] =
+                        c_value<N>(params, prefixes, slot - start, v, t, p);
             }
         }
         start = next;

@@ -1,3 +1,5 @@
+// Heatmap files (§13) and the PNG previews; the hand-over from compute() to finish().
+
 #include "metrics/cambi/cambi_heatmap.hpp"
 
 #include <algorithm>

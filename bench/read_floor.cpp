@@ -90,7 +90,8 @@ int main(int argc, char** argv) {
         for (int pass = 0; pass < options.passes; ++pass) {
             std::vector<std::unique_ptr<vq::FrameSource>> sources;
             for (const std::string& path : options.inputs)
-                sources.push_back(vq::read_ahead(open(options, path), options.depth, options.threads));
+                sources.push_back(
+                    vq::read_ahead(open(options, path), options.depth, options.threads));
             const auto start = std::chrono::steady_clock::now();
             for (;; ++frames) {
                 bool complete = true;

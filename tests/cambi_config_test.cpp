@@ -300,8 +300,8 @@ TEST(CambiHeatmaps, RawFilesAndPngsPerFrameAndScale) {
     feature->init(picture.format());
     std::vector<std::byte> block(feature->block_bytes());
     std::vector<double> scores(1);
-    for (int frame = 0; frame < 2; ++frame) {
-        feature->compute({.reference = {}, .distorted = picture}, block);
+    for (std::size_t frame = 0; frame < 2; ++frame) {
+        feature->compute({.reference = {}, .distorted = picture, .index = frame}, block);
         feature->finish(block, scores);
     }
     const Config config = resolve_config(Options{}, picture.format());

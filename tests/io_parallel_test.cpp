@@ -205,7 +205,9 @@ TEST_P(ParallelReading, SkippingGivesWhatTheSequentialReaderGives) {
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryKindOfFile, ParallelReading, testing::ValuesIn(file_cases()),
-                         [](const testing::TestParamInfo<FileCase>& info) { return info.param.name; });
+                         [](const testing::TestParamInfo<FileCase>& info) {
+                             return info.param.name;
+                         });
 
 // "YUV4MPEG2 W5 H3 F1:1 C420p10"
 std::string y4m_header(const VideoFormat& format) {

@@ -91,6 +91,7 @@ private:
 struct FramePair {
     Picture reference;
     Picture distorted;
+    std::size_t index = 0;  // the frame's position in the run (Session::push sets it)
 };
 
 }  // namespace vq

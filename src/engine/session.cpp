@@ -222,6 +222,7 @@ void Session::push(FramePair pair) {
     if (s.in_flight.size() >= s.depth) s.commit_oldest();
 
     const std::size_t index = s.pushed;
+    pair.index = index;
     const bool selected = index % s.config.subsample == 0;
     std::vector<bool> run;
     for (const Bound& bound : s.features) run.push_back(selected || bound.feature->every_frame());

@@ -8,8 +8,8 @@ namespace {
 bool has_marker(const InputFile& file, const FrameLayout& layout, std::size_t n) {
     if (layout.marker.empty()) return true;
     std::string bytes(layout.marker.size(), '\0');  // short enough not to allocate
-    const std::size_t got =
-        file.read_at(layout.record_offset(n), reinterpret_cast<std::byte*>(bytes.data()), bytes.size());
+    const std::size_t got = file.read_at(layout.record_offset(n),
+                                         reinterpret_cast<std::byte*>(bytes.data()), bytes.size());
     return got == bytes.size() && bytes == layout.marker;
 }
 

@@ -17,9 +17,9 @@
 namespace vq {
 
 struct FrameLayout {
-    std::size_t first_offset = 0;  // where the record of the source's next frame starts
-    std::string_view marker;       // what every record starts with: "FRAME\n" in Y4M, nothing in YUV
-    std::size_t frame_bytes = 0;   // the samples, right after the marker
+    std::size_t first_offset = 0;   // where the record of the source's next frame starts
+    std::string_view marker;        // starts every record: "FRAME\n" in Y4M, nothing in raw YUV
+    std::size_t frame_bytes = 0;    // the samples, right after the marker
     std::size_t ignored_bytes = 0;  // after the samples (a Y4M alpha plane)
 
     std::size_t record_bytes() const { return marker.size() + frame_bytes + ignored_bytes; }

@@ -70,6 +70,7 @@ void CambiCpu::compute(const FramePair& pair, std::span<std::byte> bytes) const 
     block = Block{};
     if (heatmaps_) {
         HeatmapFrame frame;
+        frame.frame_index = pair.index;
         block.distorted = score_picture(pair.distorted, config_, config_.distorted, &frame);
         block.heatmap_ticket = heatmaps_->stash(std::move(frame));
     } else {

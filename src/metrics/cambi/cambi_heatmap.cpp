@@ -94,7 +94,7 @@ void HeatmapWriter::write(std::uint64_t ticket) {
         frame = std::move(it->second);
         pending_.erase(it);
     }
-    const std::uint64_t index = frames_written_++;
+    const std::uint64_t index = frame.frame_index;
     for (int s = 0; s < num_scales; ++s) {
         const auto [width, height] = frame.sizes[std::size_t(s)];
         const std::vector<float>& c = frame.c_values[std::size_t(s)];

@@ -23,6 +23,7 @@ namespace vq::cambi {
 struct HeatmapFrame {
     std::array<std::vector<float>, num_scales> c_values;
     std::array<std::array<int, 2>, num_scales> sizes{};
+    std::uint64_t frame_index = 0;  // where it goes in the raw files
 
     void capture(int scale, std::span<const float> c, int width, int height);
 };
@@ -53,7 +54,6 @@ private:
     std::filesystem::path directory_;
     int full_scale_;
     std::array<std::ofstream, num_scales> raw_files_;
-    std::uint64_t frames_written_ = 0;
 
     std::mutex pending_mutex_;
     std::uint64_t next_ticket_ = 1;

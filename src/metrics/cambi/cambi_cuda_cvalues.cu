@@ -3,9 +3,10 @@
 // A block computes a tile of `tile_width` × `tile_rows` outputs; its 256 threads own the 256
 // columns its windows span (the tile plus p columns on each side), one column each. A c-value only
 // reads the counts of v and v ± δ (δ ≤ N) for its centre value v, so the block first collects the
-// centre values of its tile (masked pixels whose gates can pass) and numbers the values within N
-// of one: these are its "slots" (consecutive values get consecutive slots). Then it sweeps the
-// tile's rows top to bottom:
+// centre values of its tile (masked pixels whose gates can pass) and the values present among the
+// masked pixels its windows cover, and numbers the present values within N of a centre: these are
+// its "slots" (in value order; an absent value counts 0). Then it sweeps the tile's rows top to
+// bottom:
 //
 //   column counts   thread b keeps, per slot, how many masked pixels of column b in the current
 //                   window rows have that value (one byte each: at most ws ≤ 65); moving down a row
@@ -17,7 +18,8 @@
 // Counting is exact integer arithmetic and the float operations are the CPU twin's, so every
 // c-value is bit-identical to it. The window is clipped at the picture's borders because columns
 // and rows outside it are never added. A tile whose slots do not fit `slot_capacity` is swept
-// several times, each sweep serving the centre values whose 2N+1 slots lie inside its slot range.
+// several times, each sweep serving the centre values whose slots (at most 2N+1) lie inside its
+// slot range.
 #include <algorithm>
 #include <cstdint>
 
@@ -32,8 +34,9 @@ constexpr int row_flag_words = max_tile_rows / 32;
 
 struct TileShared {
     std::uint32_t centre_gates[value_words];
-    std::uint32_t centres[value_words];       // centre values of this tile
-    std::uint32_t counted_values[value_words];  // values within N of a centre: one slot each
+    std::uint32_t centres[value_words];         // centre values of this tile
+    std::uint32_t present[value_words];         // values of the masked pixels its windows cover
+    std::uint32_t counted_values[value_words];  // present values within N of a centre: one slot each
     int slots_before[value_words + 1];          // slot of the first counted value of each word
     std::uint32_t rows_with_centres[row_flag_words];
     int sweep_end;    // the slots of this sweep are [start, sweep_end)
@@ -44,11 +47,21 @@ __device__ bool has_bit(const std::uint32_t* bits, unsigned value) {
     return value < unsigned(value_limit) && ((bits[value >> 5] >> (value & 31)) & 1u);
 }
 
-// The slot of a counted value (consecutive counted values have consecutive slots).
-__device__ int slot_of(const TileShared& tile, unsigned value) {
+// How many counted values lie below `value` (< value_limit + 1): the slot of a counted value, and
+// of the first counted value at or above any value.
+__device__ int slots_below(const TileShared& tile, unsigned value) {
     const std::uint32_t below = (1u << (value & 31)) - 1u;
     return tile.slots_before[value >> 5] + __popc(tile.counted_values[value >> 5] & below);
 }
+
+// The slots a centre value v reads: those of the counted values in [v - N, v + N].
+template <int N>
+struct SlotRange {
+    int lowest;
+    int highest;
+    __device__ SlotRange(const TileShared& tile, unsigned v)
+        : lowest(slots_below(tile, unsigned(max(0, int(v) - N)))), highest(slots_below(tile, v + N + 1) - 1) {}
+};
 
 // Collects the tile's centre values and the rows holding one; writes c = 0 for every other output
 // (unmasked, or no gate can pass).
@@ -71,8 +84,31 @@ __device__ void find_centres(const CValuePlane& plane, TileShared& tile, int x0,
     }
 }
 
-// Values within N of a centre (never below 0), and the slot numbering: thread w < value_words
-// dilates word w, then warp 0 scans the words' bit counts.
+// Marks the values of the masked pixels in the rows and columns the tile's windows cover.
+__device__ void find_present_values(const CValuePlane& plane, TileShared& tile, int first_row, int end_row,
+                                    int column, bool column_inside) {
+    const unsigned lane = threadIdx.x % 32;
+    constexpr int batch = 4;
+    for (int row = first_row; row < end_row; row += batch) {  // block-uniform trip count
+        unsigned values[batch];
+#pragma unroll
+        for (int k = 0; k < batch; ++k)
+            values[k] = column_inside && row + k < end_row
+                            ? unsigned(__ldg(plane.counted + std::size_t(row + k) * std::size_t(plane.width) +
+                                             std::size_t(column)))
+                            : unsigned(unmasked);
+#pragma unroll
+        for (int k = 0; k < batch; ++k) {
+            const bool counted = values[k] < unsigned(value_limit);
+            const unsigned same = __match_any_sync(0xffffffffu, counted ? values[k] : 0xffffffffu);
+            if (counted && __ffs(same) - 1 == int(lane))
+                atomicOr(&tile.present[values[k] >> 5], 1u << (values[k] & 31));
+        }
+    }
+}
+
+// Present values within N of a centre (never below 0), and the slot numbering: thread
+// w < value_words dilates word w, then warp 0 scans the words' bit counts.
 template <int N>
 __device__ void number_slots(TileShared& tile) {
     const int w = int(threadIdx.x);
@@ -88,7 +124,7 @@ __device__ void number_slots(TileShared& tile) {
             counted |= shift < 32 ? __funnelshift_r(before, here, unsigned(shift))
                                   : __funnelshift_rc(here, after, unsigned(shift - 32));
         }
-        tile.counted_values[w] = counted;
+        tile.counted_values[w] = counted & tile.present[w];
     }
     __syncthreads();
     if (threadIdx.x < 32) {
@@ -119,10 +155,9 @@ __device__ void plan_sweep(TileShared& tile, int start, int capacity) {
     int next = slots;
     for (int w = 0; w < value_words && next == slots; ++w) {
         for (std::uint32_t bits = tile.centres[w]; bits; bits &= bits - 1) {
-            const int v = 32 * w + __ffs(bits) - 1;
-            const int slot = slot_of(tile, unsigned(v));
-            if (slot + N >= end) {
-                next = slot - (v - max(0, v - N));
+            const SlotRange<N> range(tile, unsigned(32 * w + __ffs(bits) - 1));
+            if (range.highest >= end) {
+                next = range.lowest;
                 break;
             }
         }
@@ -159,22 +194,23 @@ __device__ void prefix_sums(const std::uint8_t* column_counts, std::uint16_t* pr
     }
 }
 
-// §10.1 for one output whose centre value's slots all lie in this sweep. The window spans the
-// block's columns t .. t + 2p.
+// §10.1 for one output whose centre value's slots all lie in this sweep (which starts at slot
+// `start`). The window spans the block's columns t .. t + 2p.
 template <int N>
-__device__ float c_value(const CValueParams& params, const std::uint16_t* prefixes, int slot, unsigned v, int t,
-                         int radius) {
-    const auto window_count = [&](int s) {
-        const std::uint16_t* row = prefixes + s * c_value_threads;
+__device__ float c_value(const CValueParams& params, const TileShared& tile, const std::uint16_t* prefixes,
+                         int start, unsigned v, int t, int radius) {
+    const auto window_count = [&](unsigned value) {  // a value absent from the windows counts 0
+        if (!has_bit(tile.counted_values, value)) return 0;
+        const std::uint16_t* row = prefixes + (slots_below(tile, value) - start) * c_value_threads;
         return int(row[t + 2 * radius]) - (t > 0 ? int(row[t - 1]) : 0);
     };
-    const int p0 = window_count(slot);
+    const int p0 = window_count(v);
     float c = 0.0f;
 #pragma unroll
     for (int d = 1; d <= N; ++d) {
         if (int(v) <= params.tvi[d - 1] && int(v) + N + d > params.vis_lum) {
-            const int p1 = window_count(slot + d);
-            const int p2 = int(v) >= d ? window_count(slot - d) : 0;
+            const int p1 = window_count(v + d);
+            const int p2 = int(v) >= d ? window_count(v - d) : 0;
             const int q = p1 > p2 ? p1 : p2;
             const int n = params.weights[d - 1] * p0 * q;
             const float value = __fmul_rn(__int2float_rn(n), __ldg(params.reciprocal + p0 + q));
@@ -204,20 +240,24 @@ __global__ void __launch_bounds__(c_value_threads) c_values_kernel(const __grid_
     for (int w = t; w < value_words; w += c_value_threads) {
         tile.centre_gates[w] = params.centre_gates[w];
         tile.centres[w] = 0;
+        tile.present[w] = 0;
     }
     if (t < row_flag_words) tile.rows_with_centres[t] = 0;
     __syncthreads();
     find_centres(plane, tile, x0, tile_width, i0, i_end - i0);
+    __syncthreads();
+    if ((tile.rows_with_centres[0] | tile.rows_with_centres[1]) == 0) return;  // every c-value is 0
+
+    // This thread's column of the picture; columns outside it are never counted (clipped window).
+    const int column = x0 - p + t;
+    const bool column_inside = t < tile_width + 2 * p && column >= 0 && column < plane.width;
+    find_present_values(plane, tile, max(0, i0 - p), min(plane.height, i_end + p), column, column_inside);
     __syncthreads();
     number_slots<N>(tile);
 
     const int capacity = params.slot_capacity;
     auto* column_counts = reinterpret_cast<std::uint8_t*>(dynamic_shared);
     auto* prefixes = reinterpret_cast<std::uint16_t*>(column_counts + capacity * c_value_threads);
-
-    // This thread's column of the picture; columns outside it are never counted (clipped window).
-    const int column = x0 - p + t;
-    const bool column_inside = t < tile_width + 2 * p && column >= 0 && column < plane.width;
 
     const int slots = tile.slots_before[value_words];
     for (int start = 0; start < slots;) {
@@ -229,7 +269,7 @@ __global__ void __launch_bounds__(c_value_threads) c_values_kernel(const __grid_
         std::uint8_t* counts = column_counts + t;
         const auto count = [&](unsigned value, int change) {  // `unmasked` and uncounted values: no-op
             if (!has_bit(tile.counted_values, value)) return;
-            const int s = slot_of(tile, value) - start;
+            const int s = slots_below(tile, value) - start;
             if (s >= 0 && s < end - start) counts[s * c_value_threads] = std::uint8_t(counts[s * c_value_threads] + change);
         };
         // Loads through the read-only path may be issued ahead of the count updates.
@@ -272,11 +312,10 @@ __global__ void __launch_bounds__(c_value_threads) c_values_kernel(const __grid_
             prefix_sums(column_counts, prefixes, end - start);
             __syncthreads();
             if (t < tile_width && has_bit(tile.centre_gates, v)) {
-                const int slot = slot_of(tile, v);
-                const int lowest = slot - int(v - unsigned(max(0, int(v) - N)));
-                if (lowest >= start && slot + N < end)  // otherwise another sweep's
+                const SlotRange<N> range(tile, v);
+                if (range.lowest >= start && range.highest < end)  // otherwise another sweep's
                     plane.c[std::size_t(i) * std::size_t(plane.width) + std::size_t(x0 + t)] =
-                        c_value<N>(params, prefixes, slot - start, v, t, p);
+                        c_value<N>(params, tile, prefixes, start, v, t, p);
             }
         }
         start = next;

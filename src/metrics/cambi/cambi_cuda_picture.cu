@@ -34,7 +34,7 @@ __device__ unsigned converted_sample(const ConvertJob& job, TenBit ten_bit, int 
 // One output sample per thread; with the anti-dither filter (§6.4) it averages the converted
 // samples to its right and below, which it converts itself (out of place, as the definition).
 template <typename Sample>
-__global__ void convert_kernel(ConvertParams params, TenBit ten_bit) {
+__global__ void convert_kernel(const __grid_constant__ ConvertParams params, TenBit ten_bit) {
     const ConvertJob& job = params.jobs[blockIdx.z];
     const int j = int(blockIdx.x * blockDim.x + threadIdx.x);
     const int i = int(blockIdx.y * blockDim.y + threadIdx.y);
@@ -61,7 +61,7 @@ struct LumaPlanes {
 
 constexpr unsigned largest_threads = 256;
 
-__global__ void largest_sample_kernel(LumaPlanes planes, std::size_t samples, unsigned* largest) {
+__global__ void largest_sample_kernel(const __grid_constant__ LumaPlanes planes, std::size_t samples, unsigned* largest) {
     const std::uint16_t* luma = planes.luma[blockIdx.y];
     unsigned value = 0;
     const std::size_t stride = std::size_t(gridDim.x) * largest_threads;
@@ -79,7 +79,7 @@ constexpr int flat_span = mask_tile + 2 * mask_radius;  // 38 Z rows and columns
 constexpr int sample_span = flat_span + 1;              // Z reads one sample right and below
 constexpr dim3 mask_block(32, 8);
 
-__global__ void __launch_bounds__(256) mask_kernel(MaskParams params) {
+__global__ void __launch_bounds__(256) mask_kernel(const __grid_constant__ MaskParams params) {
     const MaskJob& job = params.jobs[blockIdx.z];
     const int i0 = int(blockIdx.y) * mask_tile;
     const int j0 = int(blockIdx.x) * mask_tile;

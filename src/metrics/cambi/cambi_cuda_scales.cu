@@ -35,7 +35,7 @@ struct DecimatedImage {
     }
 };
 
-__global__ void scale_kernel(ScaleParams params) {
+__global__ void scale_kernel(const __grid_constant__ ScaleParams params) {
     const ScaleJob& job = params.jobs[blockIdx.z];
     const int j = int(blockIdx.x * blockDim.x + threadIdx.x);
     const int i = int(blockIdx.y * blockDim.y + threadIdx.y);

@@ -2,31 +2,31 @@
 # bench_cli.sh — end-to-end CLI timing: per-frame cost at 1080p and 4K as
 # (t(N) - t(small)) / (N - small), the median of several runs, so start-up is excluded.
 #
-#   scripts/bench_cli.sh [--build DIR] [--runs 5] [--frames 24] [--small 4] [--threads "1 2"]
+#   scripts/bench_cli.sh [--runs 5] [--frames 24] [--small 4] [--threads "1 2"]
 #                        [--sizes "1920x1080 3840x2160"] [--backend cpu] [--feature psnr ...]
 #                        [--no-ref] [--floor]
 # --threads 0 means vq's default (every core). Prints a markdown table. Clips come from vq-synth (banded gradient, 8-bit 4:2:0, raw YUV) in
 # $VQ_BENCH_DIR (default /tmp/vq-bench), generated once.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-build=build runs=5 frames=24 small=4 threads="1 2" sizes="1920x1080 3840x2160" backend=cpu floor=0 noref=0
-features=()
+runs=5 frames=24 small=4 threads="1 2" sizes="1920x1080 3840x2160" backend=cpu floor=0 noref=0
+features=() label=""
 while [ $# -gt 0 ]; do
   case "$1" in
-    --build) build=$2; shift 2 ;;
     --runs) runs=$2; shift 2 ;;
     --frames) frames=$2; shift 2 ;;
     --small) small=$2; shift 2 ;;
     --threads) threads=$2; shift 2 ;;
     --sizes) sizes=$2; shift 2 ;;
     --backend) backend=$2; shift 2 ;;
-    --feature) features+=(--feature "$2"); shift 2 ;;
+    --feature) features+=(--feature "$2"); label+="${label:+ + }$2"; shift 2 ;;
     --floor) floor=1; shift ;;
     --no-ref) noref=1; shift ;;
     *) echo "bench_cli.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
-[ ${#features[@]} -gt 0 ] || features=(--feature psnr)
+[ ${#features[@]} -gt 0 ] || { features=(--feature psnr); label=psnr; }
+vq=${VQ:-build/src/vq} synth=${VQ_SYNTH:-build/src/vq-synth} read_floor=${VQ_READ_FLOOR:-build/bench/vq-read-floor}
 dir=${VQ_BENCH_DIR:-/tmp/vq-bench}
 mkdir -p "$dir"
 
@@ -50,24 +50,29 @@ for size in $sizes; do
   w=${size%x*}; h=${size#*x}
   ref=$dir/ref_$size.yuv dist=$dir/dist_$size.yuv
   if [ ! -f "$ref" ] || [ "$(stat -c %s "$ref")" -lt $((w * h * 3 / 2 * frames)) ]; then
-    "$build/src/vq-synth" --scene banded_gradient --size "$size" --frames "$frames" --ref "$ref" --dist "$dist"
+    # Generate `small` distinct frames and repeat them: content costs the same to score, and
+    # generating hundreds of 4K frames would take longer than the benchmark.
+    "$synth" --scene banded_gradient --size "$size" --frames "$small" --ref "$ref.part" --dist "$dist.part"
+    : > "$ref"; : > "$dist"
+    for _ in $(seq $(( (frames + small - 1) / small ))); do cat "$ref.part" >> "$ref"; cat "$dist.part" >> "$dist"; done
+    rm -f "$ref.part" "$dist.part"
   fi
   cat "$ref" "$dist" > /dev/null  # into the page cache
   refarg=(-r "$ref"); [ "$noref" = 1 ] && refarg=()
   for t in $threads; do
     threadarg=(--threads "$t"); [ "$t" = 0 ] && threadarg=()  # 0: vq's default, every core
-    run() { "$build/src/vq" "${refarg[@]}" -d "$dist" -w "$w" -h "$h" -p 420 -b 8 "${features[@]}" \
+    run() { "$vq" "${refarg[@]}" -d "$dist" -w "$w" -h "$h" -p 420 -b 8 "${features[@]}" \
               --backend "$backend" "${threadarg[@]}" -q --frame_cnt "$1"; }
     big=$(median_time run "$frames"); little=$(median_time run "$small")
     ms=$(per_frame_ms "$big" "$little")
-    printf '| %s | %s | %s | %s | %.2f | %.0f |\n' "$size" "${t/#0/all}" "$backend" "${features[*]//--feature /}" \
+    printf '| %s | %s | %s | %s | %.2f | %.0f |\n' "$size" "${t/#0/all}" "$backend" "$label" \
       "$ms" "$(awk -v m="$ms" 'BEGIN {print 1000 / m}')"
   done
   if [ "$floor" = 1 ]; then
     head -c $((w * h * 3 / 2 * small)) "$ref" > "$dir/ref_small_$size.yuv"
     head -c $((w * h * 3 / 2 * small)) "$dist" > "$dir/dist_small_$size.yuv"
-    big=$(median_time "$build/bench/vq-read-floor" "$ref" "$dist" "$w" "$h")
-    little=$(median_time "$build/bench/vq-read-floor" "$dir/ref_small_$size.yuv" "$dir/dist_small_$size.yuv" "$w" "$h")
+    big=$(median_time "$read_floor" "$ref" "$dist" "$w" "$h")
+    little=$(median_time "$read_floor" "$dir/ref_small_$size.yuv" "$dir/dist_small_$size.yuv" "$w" "$h")
     ms=$(per_frame_ms "$big" "$little")
     printf '| %s | - | read only | (none) | %.2f | %.0f |\n' "$size" "$ms" "$(awk -v m="$ms" 'BEGIN {print 1000 / m}')"
   fi

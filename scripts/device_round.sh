@@ -1,36 +1,39 @@
 #!/usr/bin/env bash
-# device_round.sh — runs ON the GPU machine, from the repository root, over what
-# scripts/prepare_device.sh built and gathered here (build-cuda, .device). Logs go to $OUT.
+# device_round.sh — the whole round on the GPU machine. Runs THERE, from the repository root, over
+# what scripts/prepare_device.sh packed HERE into the git-ignored .device/ (binaries, the shared
+# libraries that machine lacks, ../shared's fixtures and goldens). Logs go to $OUT.
 #
-#   scripts/device_round.sh [tests] [sanitize] [bench] | all     (default: all)
+#   device tool: run  command "bash scripts/device_round.sh all"  carry [".device"]
+#   scripts/device_round.sh [tests] [sanitize] [bench] | all          (default: all)
 #
-#   tests     nvidia-smi, then the GPU tests: vq_tests --gtest_filter='Cuda*:*Parity*'
-#   sanitize  compute-sanitizer memcheck (with leak check) and racecheck on a short CLI run and on
-#             a few GPU tests (not the one that faults a kernel on purpose)
-#   bench     scripts/bench_cli.sh, CPU against CUDA, PSNR and CIEDE at 1080p and 4K
-# Exits non-zero if any step failed; every step runs regardless.
+#   tests     nvidia-smi, then every GPU test (Cuda*), in parallel shards
+#   sanitize  compute-sanitizer memcheck (leak check), racecheck and synccheck on a CLI run and on
+#             test cases that reach every kernel
+#   bench     GPU time per frame of each twin (CUDA events), then the CLI end to end at 1080p
+#             and 4K (CAMBI alone without -r; CAMBI + CIEDE + PSNR), the read floor, and the
+#             transfer counter of one combined run
+# Every step runs; exits non-zero if any failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 modes=("$@")
-[ ${#modes[@]} -eq 0 ] || [ "${modes[0]}" = all ] && modes=(tests sanitize bench)
+{ [ ${#modes[@]} -eq 0 ] || [ "${modes[0]}" = all ]; } && modes=(tests sanitize bench)
 
 out=${OUT:-$PWD/out/device}
+bin=$PWD/.device/bin
 mkdir -p "$out"
 export LD_LIBRARY_PATH=$PWD/.device/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export VQ_TEST_SHARED_DIR=$PWD/.device/shared
-export VQ_TEST_BINARY_DIR=${TMPDIR:-/tmp}/vq-device-tests
-export VQ_TEST_CLI=$PWD/build-cuda/src/vq
-mkdir -p "$VQ_TEST_BINARY_DIR"
-# The fixtures are xz files; if that machine's image lacks the xz tool, decompress with Python's.
+export VQ_TEST_CLI=$bin/vq
+scratch=${TMPDIR:-/tmp}/vq-device
+mkdir -p "$scratch"
+# The fixtures are xz files; if the image lacks the xz tool, decompress with Python's lzma.
 if ! command -v xz > /dev/null; then
-  mkdir -p "$VQ_TEST_BINARY_DIR/bin"
+  mkdir -p "$scratch/bin"
   printf '#!/bin/sh\n# xz -dc FILE\nexec python3 -c "import lzma, shutil, sys; shutil.copyfileobj(lzma.open(sys.argv[1]), sys.stdout.buffer)" "$2"\n' \
-    > "$VQ_TEST_BINARY_DIR/bin/xz"
-  chmod +x "$VQ_TEST_BINARY_DIR/bin/xz"
-  export PATH=$VQ_TEST_BINARY_DIR/bin:$PATH
+    > "$scratch/bin/xz"
+  chmod +x "$scratch/bin/xz"
+  export PATH=$scratch/bin:$PATH
 fi
-vq=build-cuda/src/vq
-tests=build-cuda/tests/vq_tests
 sanitizer=/usr/local/cuda/bin/compute-sanitizer
 failed=()
 
@@ -46,32 +49,56 @@ step() {
 }
 
 fixture() {  # the unpacked path of a fixture clip
-  "$VQ_TEST_SHARED_DIR/fixtures/unpack.sh" "$VQ_TEST_BINARY_DIR/fixtures" > /dev/null && echo "$VQ_TEST_BINARY_DIR/fixtures/$1"
+  VQ_TEST_BINARY_DIR=$scratch "$VQ_TEST_SHARED_DIR/fixtures/unpack.sh" "$scratch/fixtures" > /dev/null &&
+    echo "$scratch/fixtures/$1"
 }
 
+# The GPU tests are mostly CPU-bound (the CPU twin is their reference): shard them over the cores.
 run_tests() {
+  local shards=12 pids=() status=0
   step nvidia-smi tests.log nvidia-smi
-  step gpu-tests tests.log "$tests" --gtest_filter='Cuda*:*Parity*'
+  for ((i = 0; i < shards; ++i)); do
+    mkdir -p "$scratch/shard$i"
+    VQ_TEST_BINARY_DIR=$scratch/shard$i GTEST_SHARD_INDEX=$i GTEST_TOTAL_SHARDS=$shards \
+      "$bin/vq_tests" --gtest_filter='Cuda*:*/Cuda*' --gtest_brief=1 > "$out/tests.shard$i.log" 2>&1 &
+    pids+=($!)
+  done
+  for pid in "${pids[@]}"; do wait "$pid" || status=1; done
+  cat "$out"/tests.shard*.log > "$out/tests-all.log" && rm -f "$out"/tests.shard*.log
+  grep -hE '^\[==========\]|PASSED|FAILED|SKIPPED|Failure' "$out/tests-all.log" | sort | uniq -c | sort -rn | head -40 |
+    tee -a "$out/tests.log"
+  [ "$status" -eq 0 ] || failed+=(gpu-tests)
 }
 
 run_sanitize() {
   local clip; clip=$(fixture testsrc_576x324_8b_420) || { failed+=(fixtures); return; }
-  local cli=("$vq" -r "$clip/ref.y4m" -d "$clip/dist.y4m" --feature psnr=enable_apsnr=true --feature ciede
-             --backend cuda --frame_cnt 6 --json -o "$VQ_TEST_BINARY_DIR/sanitize.json")
-  local kernels='CudaExecutor.Pipelines*:CudaExecutor.Pinned*:*CudaPsnrParity*/10bit_yuv420:*CudaCiedeParity.Random*/8bit_yuv422_reference422:*CudaCiedeMath*/16bit'
-  step memcheck-cli sanitize.log "$sanitizer" --tool memcheck --leak-check full --error-exitcode 90 "${cli[@]}"
-  step memcheck-tests sanitize.log "$sanitizer" --tool memcheck --error-exitcode 90 "$tests" --gtest_filter="$kernels"
-  step racecheck-cli sanitize.log "$sanitizer" --tool racecheck --error-exitcode 90 "${cli[@]}"
-  step racecheck-tests sanitize.log "$sanitizer" --tool racecheck --error-exitcode 90 "$tests" --gtest_filter="$kernels"
+  local cli=("$bin/vq" -r "$clip/ref.y4m" -d "$clip/dist.y4m" --feature psnr=enable_apsnr=true --feature ciede
+             --feature cambi=full_ref=true --backend cuda --frame_cnt 4 --json -o "$scratch/sanitize.json")
+  local cases='CudaExecutor.Pipelines*:CudaExecutor.Pinned*:*CudaPsnrParity*/10bit_yuv420:*CudaCiedeParity.Random*/8bit_yuv422_reference422'
+  cases+=':*CudaCambiStages*/0_*:*CudaCambiStages*/2_*:*CudaCambiStages*/*9_bit*:*CudaCambiStages*/*full_ref_true_src*'
+  cases+=':CudaCambiHeatmaps.*:CudaCambiExamples.*:-*1280x720*'
+  export VQ_TEST_BINARY_DIR=$scratch/sanitize
+  mkdir -p "$VQ_TEST_BINARY_DIR"
+  for tool in memcheck racecheck synccheck; do
+    local extra=()
+    [ "$tool" = memcheck ] && extra=(--leak-check full)
+    step "$tool-cli" sanitize.log timeout 120 "$sanitizer" --tool "$tool" "${extra[@]}" --error-exitcode 90 "${cli[@]}"
+    step "$tool-tests" sanitize.log timeout 150 "$sanitizer" --tool "$tool" "${extra[@]}" --error-exitcode 90 \
+      "$bin/vq_tests" --gtest_filter="$cases" --gtest_brief=1
+  done
 }
 
 run_bench() {
-  for backend in cpu cuda; do
-    for feature in psnr ciede; do
-      step "bench-$backend-$feature" bench.md scripts/bench_cli.sh --build build-cuda --backend "$backend" \
-        --feature "$feature" --threads 0 --runs 3
-    done
-  done
+  step gpu-kernels bench.log "$bin/vq_bench" --benchmark_filter='CambiGpu/|GpuFeature/'
+  local e2e=(env VQ=$bin/vq VQ_SYNTH=$bin/vq-synth VQ_READ_FLOOR=$bin/vq-read-floor VQ_BENCH_DIR=$scratch/clips
+             scripts/bench_cli.sh --runs 5 --frames 200 --small 20 --threads 0 --backend cuda)
+  step e2e-cambi bench.md "${e2e[@]}" --no-ref --feature cambi --floor
+  step e2e-combined bench.md "${e2e[@]}" --feature cambi --feature ciede --feature psnr --floor
+  local size=3840x2160
+  step transfers bench.log env VQ_DEBUG_TRANSFERS=1 "$bin/vq" -r "$scratch/clips/ref_$size.yuv" -d "$scratch/clips/dist_$size.yuv" \
+    -w 3840 -h 2160 -p 420 -b 8 --feature cambi --feature ciede --feature psnr --backend cuda --frame_cnt 50 -q \
+    --json -o "$scratch/combined.json"
+  grep -A3 feature_backends "$scratch/combined.json" | tee -a "$out/bench.log"
 }
 
 for mode in "${modes[@]}"; do

@@ -1,26 +1,29 @@
 #!/usr/bin/env bash
 # prepare_device.sh — runs HERE, before a round on the GPU machine: builds build-cuda (Release,
-# CUDA, tests) and fills the git-ignored .device/ with what that machine (Ubuntu 24.04, no apt,
+# CUDA, tests) and fills the git-ignored .device/ with the binaries and what that machine (Ubuntu 24.04, no apt,
 # no network) lacks: the shared libraries the binaries load that it may not have (.device/lib)
 # and the test data from ../shared (.device/shared). Both folders travel with the device tool's
-# carry option: carry ["build-cuda", ".device"]; then run scripts/device_round.sh there.
+# carry option: carry [".device"]; then run scripts/device_round.sh there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 shared=${VQ_SHARED_DIR:-../shared}
 
 cmake -S . -B build-cuda -G Ninja -DCMAKE_BUILD_TYPE=Release -DVQ_CUDA=ON -DVQ_TESTS=ON -DVQ_BENCH=ON
-cmake --build build-cuda -j2 --target vq vq-synth vq_tests vq-read-floor
+cmake --build build-cuda -j2 --target vq vq-synth vq_tests vq-read-floor vq_bench
 
 rm -rf .device
-mkdir -p .device/lib .device/shared
+mkdir -p .device/bin .device/lib .device/shared
+cp build-cuda/src/vq build-cuda/src/vq-synth build-cuda/tests/vq_tests build-cuda/bench/vq-read-floor \
+   build-cuda/bench/vq_bench .device/bin/
+strip .device/bin/*
 # Every library the binaries load except the C and C++ runtimes, which Ubuntu 24.04 has in newer,
 # backward-compatible versions.
-ldd build-cuda/src/vq build-cuda/src/vq-synth build-cuda/tests/vq_tests |
+ldd .device/bin/* |
   awk '$2 == "=>" && $3 ~ /^\// {print $3}' | sort -u |
   grep -Ev '/(libc|libm|libdl|librt|libpthread|libstdc\+\+|libgcc_s|ld-linux[^/]*)\.so' |
   while read -r library; do cp -L "$library" .device/lib/; done
 cp -r "$shared/fixtures" "$shared/golden" .device/shared/
 chmod -R u+w .device
 
-echo "carry: build-cuda $(du -sh build-cuda | cut -f1), .device $(du -sh .device | cut -f1) (limit 64 MiB with the tree)"
+echo "carry: .device $(du -sh .device | cut -f1) (limit 64 MiB with the tree)"
 ls .device/lib

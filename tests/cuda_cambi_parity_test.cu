@@ -74,7 +74,7 @@ std::vector<FramePair> clip(const VideoFormat& format, std::uint32_t seed) {
     const Scene scenes[] = {Scene::banded, Scene::patchwork, Scene::staircase, Scene::grainy, Scene::extremes, Scene::banded};
     std::vector<FramePair> frames;
     for (std::uint32_t i = 0; i < 6; ++i)
-        frames.push_back({scene_picture(format, Scene::grainy, seed + 100 + i), scene_picture(format, scenes[i], seed + i)});
+        frames.push_back({scene_picture(format, Scene::grainy, seed + 100 + i), scene_picture(format, scenes[i], seed + i), i});
     return frames;
 }
 

@@ -144,7 +144,8 @@ private:
         slot.held = upload_reference_ ? pair : FramePair{{}, pair.distorted};
 
         compute_.wait(slot.uploaded.get());
-        const DeviceFrame frame{format_, upload_reference_ ? slot.reference.data() : nullptr, slot.distorted.data()};
+        const DeviceFrame frame{format_, upload_reference_ ? slot.reference.data() : nullptr, slot.distorted.data(),
+                                pair.index};
         std::byte* device_area = device_results_.data() + offset;
         for (std::size_t k = 0; k < features_.size(); ++k)
             if (run[k]) features_[k]->enqueue(frame, device_area + layout_.offsets[k], compute_.get());

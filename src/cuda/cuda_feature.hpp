@@ -16,6 +16,7 @@ struct DeviceFrame {
     VideoFormat format;
     const std::byte* reference = nullptr;  // null when no feature of the run uses the reference
     const std::byte* distorted = nullptr;
+    std::size_t index = 0;  // the frame's position in the run
 
     template <typename Sample>
     static const Sample* plane(const std::byte* frame, const VideoFormat& format, int index) {

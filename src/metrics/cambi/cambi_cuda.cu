@@ -4,9 +4,17 @@
 // difference, §11.3) are the CPU twin's own, through a CambiCpu that never computes a frame. What
 // this twin adds on the host is turning the exact top-k sums of the result block into scores.
 //
+// Every plane is bit-identical to the CPU twin's, and so is every score wherever the CPU's
+// double top-k sum is exact (every fixture, every test clip). Where it is not (§15.3), the CPU
+// keeps the reference's summation order and this twin the correctly rounded exact mean: they
+// differ by the reference's rounding error, at most (k-1)·2^-53 relative (2..8 ulp on real 4K
+// banding per the spec, up to ~600 ulp on adversarial random planes).
+//
 // Heatmaps (§13) are the one case that reads planes back: only when heatmaps_path is set, each
 // frame's distorted c-values are copied into pinned memory on the frame's stream and written by
-// the CPU twin's writer, in frame order, when the frame is finished.
+// the CPU twin's writer, in frame order, when the frame is finished. cuda::DeviceFrame does not
+// carry the frame's index in the run, so frames are numbered in the order they are enqueued: the
+// same offsets as the CPU twin's unless --subsample skips frames.
 #include <deque>
 #include <memory>
 #include <mutex>
@@ -63,7 +71,7 @@ public:
             cuda::PinnedBuffer planes = take_heatmap_buffer();
             pipeline_->copy_c_values(0, reinterpret_cast<float*>(planes.data()), stream);
             const std::lock_guard lock(heatmap_mutex_);
-            heatmaps_in_flight_.push_back(std::move(planes));
+            heatmaps_in_flight_.push_back({frame.index, std::move(planes)});
         }
     }
 
@@ -91,16 +99,18 @@ private:
     // The oldest frame in flight is the one being finished: frames are finished in the order they
     // were enqueued, and its copy is done once the frame is.
     void write_heatmaps() {
-        cuda::PinnedBuffer planes;
+        HeatmapCopy copy;
         {
             const std::lock_guard lock(heatmap_mutex_);
-            planes = std::move(heatmaps_in_flight_.front());
+            copy = std::move(heatmaps_in_flight_.front());
             heatmaps_in_flight_.pop_front();
         }
+        cuda::PinnedBuffer& planes = copy.planes;
         const Config& config = host_.config();
         const auto sizes = scale_sizes(config.distorted.width, config.distorted.height, config.distorted.speedup);
         const auto* c = reinterpret_cast<const float*>(planes.data());
         HeatmapFrame frame;
+        frame.frame_index = copy.frame_index;
         for (int s = 0; s < num_scales; ++s) {
             const auto [w, h] = sizes[std::size_t(s)];
             const std::size_t n = std::size_t(w) * std::size_t(h);
@@ -118,9 +128,13 @@ private:
     VideoFormat format_;
     std::unique_ptr<CudaPipeline> pipeline_;
 
+    struct HeatmapCopy {
+        std::uint64_t frame_index = 0;
+        cuda::PinnedBuffer planes;  // every scale's c-values, back to back
+    };
     std::unique_ptr<HeatmapWriter> heatmaps_;
     std::mutex heatmap_mutex_;
-    std::deque<cuda::PinnedBuffer> heatmaps_in_flight_;
+    std::deque<HeatmapCopy> heatmaps_in_flight_;
     std::vector<cuda::PinnedBuffer> idle_heatmap_buffers_;
 };
 

@@ -47,8 +47,8 @@ __device__ bool has_bit(const std::uint32_t* bits, unsigned value) {
     return value < unsigned(value_limit) && ((bits[value >> 5] >> (value & 31)) & 1u);
 }
 
-// How many counted values lie below `value` (< value_limit + 1): the slot of a counted value, and
-// of the first counted value at or above any value.
+// How many counted values lie below `value` (< value_limit): the slot of a counted value, and of
+// the first counted value at or above any value.
 __device__ int slots_below(const TileShared& tile, unsigned value) {
     const std::uint32_t below = (1u << (value & 31)) - 1u;
     return tile.slots_before[value >> 5] + __popc(tile.counted_values[value >> 5] & below);

@@ -4,6 +4,9 @@
 
 #include "metrics/cambi/cambi.hpp"
 #include "metrics/cambi/cambi_feature.hpp"
+#if VQ_WITH_CUDA
+#include "metrics/cambi/cambi_cuda.hpp"
+#endif
 
 namespace vq {
 namespace cambi {
@@ -92,7 +95,11 @@ FeatureDefinition cambi_definition() {
         [](const OptionValues& values) -> std::unique_ptr<CpuFeature> {
             return std::make_unique<cambi::CambiCpu>(cambi::Options::from(values));
         },
+#if VQ_WITH_CUDA
+        make_cambi_cuda,
+#else
         nullptr,
+#endif
     };
 }
 

@@ -1,0 +1,78 @@
+// GPU time per frame of a CUDA twin (CIEDE2000, PSNR) in steady state: CUDA events around 20
+// frames enqueued back to back on one stream, as the executor enqueues them; the frame pair is
+// already on the device (uploads are timed end to end by scripts/bench_cli.sh).
+//
+//   vq_bench --benchmark_filter=GpuFeature
+#if VQ_WITH_CUDA
+
+#include <cuda_runtime.h>
+
+#include <string>
+
+#include <benchmark/benchmark.h>
+
+#include "cuda/cuda_backend.hpp"
+#include "cuda/cuda_feature.hpp"
+#include "cuda/memory.hpp"
+#include "cuda/stream.hpp"
+#include "engine/registry.hpp"
+#include "vq/synthetic.hpp"
+
+namespace vq {
+namespace {
+
+void gpu_feature(benchmark::State& state, const std::string& name, int width, int height) {
+    if (cuda::usable_device_count() == 0) {
+        state.SkipWithError("no usable CUDA device");
+        return;
+    }
+    const FeatureLookup lookup = find_feature(name);
+    auto feature = lookup.definition->make_cuda(bind_options(name, lookup.definition->options, {}));
+    auto& twin = dynamic_cast<cuda::CudaFeature&>(*feature);
+    const VideoFormat format{width, height, 8, ChromaFormat::yuv420};
+    const Picture reference = make_synthetic_frame(format, SyntheticScene::mixed, 0, false);
+    const Picture distorted = make_synthetic_frame(format, SyntheticScene::mixed, 0, true);
+    twin.init(format);
+
+    const cuda::Stream stream;
+    twin.prepare(stream.get());
+    cuda::DeviceBuffer frames(2 * format.frame_bytes());
+    cudaMemcpy(frames.data(), reference.data(), format.frame_bytes(), cudaMemcpyHostToDevice);
+    cudaMemcpy(frames.data() + format.frame_bytes(), distorted.data(), format.frame_bytes(), cudaMemcpyHostToDevice);
+    const cuda::DeviceFrame frame{format, frames.data(), frames.data() + format.frame_bytes()};
+    cuda::DeviceBuffer block(twin.block_bytes());
+
+    cudaEvent_t start, stop;
+    cudaEventCreate(&start);
+    cudaEventCreate(&stop);
+    for (int i = 0; i < 3; ++i) twin.enqueue(frame, block.data(), stream.get());  // warm-up
+    constexpr int frames_per_iteration = 20;
+    for (auto _ : state) {
+        cudaEventRecord(start, stream.get());
+        for (int i = 0; i < frames_per_iteration; ++i) twin.enqueue(frame, block.data(), stream.get());
+        cudaEventRecord(stop, stream.get());
+        cudaEventSynchronize(stop);
+        float ms = 0;
+        cudaEventElapsedTime(&ms, start, stop);
+        state.SetIterationTime(double(ms) / 1000.0 / frames_per_iteration);
+    }
+    if (cudaGetLastError() != cudaSuccess) state.SkipWithError("a CUDA call failed");
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+}
+
+[[maybe_unused]] const bool registered = [] {
+    for (const char* name : {"ciede", "psnr"})
+        for (const auto& [label, w, h] : {std::tuple{"1080p", 1920, 1080}, std::tuple{"4K", 3840, 2160}})
+            benchmark::RegisterBenchmark((std::string("GpuFeature/") + name + "/" + label).c_str(), gpu_feature,
+                                         std::string(name), w, h)
+                ->UseManualTime()
+                ->Iterations(20)
+                ->Unit(benchmark::kMillisecond);
+    return true;
+}();
+
+}  // namespace
+}  // namespace vq
+
+#endif  // VQ_WITH_CUDA

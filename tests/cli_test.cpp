@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -20,7 +21,7 @@ fs::path write_y4m(const fs::path& path, int w, int h, const std::string& tag, i
     const bool has_chroma = tag != "mono";
     const int cw = tag == "444" ? w : (w + 1) / 2;
     const int ch = tag == "420" ? (h + 1) / 2 : h;
-    std::string data = "YUV4MPEG2 W" + std::to_string(w) + " H" + std::to_string(h) + " F25:1 Ip C" + tag + "\n";
+    std::string data = fmt::format("YUV4MPEG2 W{} H{} F25:1 Ip C{}\n", w, h, tag);
     for (int f = 0; f < frames; ++f) {
         data += "FRAME\n";
         const int samples = w * h + (has_chroma ? 2 * cw * ch : 0);
@@ -42,14 +43,16 @@ Clip make_clip(const std::string& test, int w = 64, int h = 48, const std::strin
     return clip;
 }
 
-std::string q(const fs::path& p) { return "\"" + p.string() + "\""; }
+std::string q(const fs::path& p) { return fmt::format("\"{}\"", p.string()); }
 
 void expect_failure(const std::string& args, int status, const std::string& names, const fs::path& output = {}) {
     const auto result = test::run_vq(args);
     EXPECT_EQ(result.exit_code, status) << args << "\n" << result.output;
     EXPECT_NE(result.output.find(names), std::string::npos) << "message should name '" << names << "': " << result.output;
     EXPECT_EQ(std::count(result.output.begin(), result.output.end(), '\n'), 1) << "one line: " << result.output;
-    if (!output.empty()) EXPECT_FALSE(fs::exists(output)) << "an output file was left behind by a failed run";
+    if (!output.empty()) {
+        EXPECT_FALSE(fs::exists(output)) << "an output file was left behind by a failed run";
+    }
 }
 
 TEST(Cli, ScoresAClipAndWritesEveryFormat) {

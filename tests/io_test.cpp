@@ -11,6 +11,8 @@
 #include <thread>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include <gtest/gtest.h>
 
 #include "io/frame_source.hpp"
@@ -229,7 +231,7 @@ TEST(Y4mReader, BadMagic) {
          {std::string("RIFF....WAVEfmt \n"), std::string("YUV4MPEG W2 H2 F1:1\n"),
           std::string("YUV4"), std::string(4096, '\0')}) {
         const fs::path path = write_file(dir / "in.y4m", content);
-        EXPECT_EQ(open_y4m_error(path), "'" + path.string() + "' is not a YUV4MPEG2 file");
+        EXPECT_EQ(open_y4m_error(path), fmt::format("'{}' is not a YUV4MPEG2 file", path.string()));
     }
 }
 
@@ -331,7 +333,7 @@ TEST(Y4mReader, LostFraming) {
         const auto source = open_y4m(path.string());
         expect_frame(source->next(), format, 0);
         EXPECT_EQ(error_of([&] { source->next(); }),
-                  "'" + path.string() + "': frame 1: lost framing (expected FRAME)")
+                  fmt::format("'{}': frame 1: lost framing (expected FRAME)", path.string()))
             << tail;
     }
 }

@@ -1,5 +1,7 @@
 #include "test_support.hpp"
 
+#include <fmt/format.h>
+
 #include <cstdlib>
 #include <mutex>
 
@@ -25,8 +27,8 @@ std::optional<std::filesystem::path> fixtures_dir() {
         const auto shared = shared_dir();
         if (!shared) return;
         const std::filesystem::path dest = configured("VQ_TEST_BINARY_DIR", VQ_BINARY_DIR) / "fixtures";
-        const std::string command = "\"" + (*shared / "fixtures" / "unpack.sh").string() + "\" \"" +
-                                    dest.string() + "\" > /dev/null";
+        const std::string command = fmt::format("\"{}\" \"{}\" > /dev/null",
+                                                (*shared / "fixtures" / "unpack.sh").string(), dest.string());
         if (std::system(command.c_str()) == 0) result = dest;
     });
     return result;
@@ -59,7 +61,7 @@ namespace vq::test {
 
 CommandResult run_vq(const std::string& arguments) {
     CommandResult result;
-    const std::string command = "\"" + vq_binary().string() + "\" " + arguments + " 2>&1";
+    const std::string command = fmt::format("\"{}\" {} 2>&1", vq_binary().string(), arguments);
     FILE* pipe = popen(command.c_str(), "r");
     if (!pipe) return result;
     char buffer[4096];

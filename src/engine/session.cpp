@@ -117,9 +117,9 @@ void Session::Impl::bind(Backend backend) {
             bound.slot = cuda_features.size();
             cuda_features.push_back(bound.feature.get());
         } else if (request.cuda_twin_required) {
-            throw usage_error(def.make_cuda || !VQ_WITH_CUDA
-                                  ? fmt::format("feature '{}_cuda' needs CUDA, but this vq was built without it", def.name)
-                                  : fmt::format("feature '{}' has no CUDA twin", def.name));
+            throw usage_error(VQ_WITH_CUDA
+                                  ? fmt::format("feature '{}' has no CUDA twin", def.name)
+                                  : fmt::format("feature '{}_cuda' needs CUDA, but this vq was built without it", def.name));
         } else {
             auto cpu = def.make_cpu(request.options);
             bound.slot = cpu_features.size();
@@ -128,9 +128,11 @@ void Session::Impl::bind(Backend backend) {
         }
         features.push_back(std::move(bound));
     }
-    if (!cuda_features.empty() && cuda_devices() == 0)
+    if (!cuda_features.empty() && cuda_devices() == 0) {
+        const auto on_cuda = [](const Bound& b) { return b.feature->backend() == Backend::cuda; };
         throw usage_error(fmt::format("feature '{}' needs a CUDA device, and none is usable",
-                                      std::find_if(features.begin(), features.end(), [](const Bound& b) { return b.feature->backend() == Backend::cuda; })->name));
+                                      std::find_if(features.begin(), features.end(), on_cuda)->name));
+    }
     for (Bound& bound : features) {
         bound.feature->init(format);
         needs_reference = needs_reference || bound.feature->uses_reference();

@@ -6,6 +6,7 @@
 // for 9..16 bits. Chroma planes of odd-sized 4:2:0 / 4:2:2 video have ceil-size dimensions.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -86,12 +87,19 @@ private:
     FrameBuffer buffer_;
 };
 
+// How many earlier reference pictures a frame pair can carry (motion's five-frame window needs 2).
+inline constexpr int max_reference_history = 2;
+
 // One reference/distorted pair. The reference may be empty when every feature of a run is
 // no-reference (CAMBI without full_ref).
 struct FramePair {
     Picture reference;
     Picture distorted;
     std::size_t index = 0;  // the frame's position in the run (Session::push sets it)
+    // The temporal contract: previous_references[k] is the reference picture of frame index-1-k,
+    // filled by the session for as many frames back as any feature's history() asks; empty at
+    // the start of the run. Features read it from compute(), which stays const and order-free.
+    std::array<Picture, max_reference_history> previous_references{};
 };
 
 }  // namespace vq

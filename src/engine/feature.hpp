@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -42,8 +43,24 @@ public:
     // "temporal" extractors: PSNR accumulates APSNR over all frames).
     virtual bool every_frame() const { return false; }
 
+    // The temporal contract (docs/architecture.md): how many earlier reference pictures a CPU
+    // twin's compute() reads through FramePair::previous_references (0..max_reference_history).
+    // The session keeps that many alive and hands them to every frame, so compute() stays const
+    // and frames still run in any order; features with no history are never serialised. A CUDA
+    // twin keeps what it needs of earlier frames on the device instead (frames reach it in order).
+    // A feature with history sees every frame (it should also return true from every_frame()).
+    virtual int history() const { return 0; }
+
     // In frame order, on one thread: block -> scores (scores.size() == outputs().size()).
     virtual void finish(std::span<const std::byte> block, std::span<double> scores) = 0;
+
+    // Outputs known only after the last frame (motion2 of frame i needs frame i+1). Their
+    // columns follow every feature's outputs() columns, in feature order.
+    virtual std::vector<std::string> flushed_outputs() const { return {}; }
+
+    // After the last finish(): fills columns[k][frame] for flushed output k. Each column has one
+    // entry per frame pushed; entries of frames the feature did not finish are ignored.
+    virtual void flush(std::span<std::vector<double>> /*columns*/) {}
 
     // Whole-run values, after the last frame.
     virtual std::vector<Aggregate> aggregates() const { return {}; }
@@ -68,5 +85,62 @@ const Block& block_as(std::span<const std::byte> bytes) {
     assert(bytes.size() >= sizeof(Block));
     return *reinterpret_cast<const Block*>(bytes.data());
 }
+
+// The shape of every twin: a metric's Scorer (options -> config, outputs, the common per-frame
+// block -> scores, run-long state) wrapped for one backend. Everything but the per-frame work
+// forwards to the Scorer, so a twin writes only compute() (CpuFeature) or prepare()/enqueue()
+// (cuda::CudaFeature).
+//
+// Scorer must have init(format), outputs() and finish(const Scorer::Block&, scores); it may have
+// uses_reference(), every_frame(), history(), flushed_outputs(), flush(columns), aggregates().
+// A twin whose raw per-frame result differs from Scorer::Block (fixed-point sums, a device
+// block) names it as RawBlock and provides `Scorer::Block to_block(const RawBlock&)` beside it,
+// found by argument-dependent lookup: the one place where that twin's result becomes the block.
+template <typename Base, typename Scorer, typename RawBlock = typename Scorer::Block>
+class ScorerTwin : public Base {
+public:
+    using Block = typename Scorer::Block;
+
+    explicit ScorerTwin(Scorer scorer) : scorer_(std::move(scorer)) {}
+
+    void init(const VideoFormat& format) override { scorer_.init(format); }
+    std::vector<std::string> outputs() const override { return scorer_.outputs(); }
+    std::size_t block_bytes() const override { return sizeof(RawBlock); }
+
+    bool uses_reference() const override {
+        if constexpr (requires { scorer_.uses_reference(); }) return scorer_.uses_reference();
+        else return true;
+    }
+    bool every_frame() const override {
+        if constexpr (requires { scorer_.every_frame(); }) return scorer_.every_frame();
+        else return false;
+    }
+    int history() const override {
+        if constexpr (requires { scorer_.history(); }) return scorer_.history();
+        else return 0;
+    }
+
+    void finish(std::span<const std::byte> bytes, std::span<double> scores) override {
+        if constexpr (std::is_same_v<RawBlock, Block>) scorer_.finish(block_as<Block>(bytes), scores);
+        else scorer_.finish(to_block(block_as<RawBlock>(bytes)), scores);
+    }
+
+    std::vector<std::string> flushed_outputs() const override {
+        if constexpr (requires { scorer_.flushed_outputs(); }) return scorer_.flushed_outputs();
+        else return {};
+    }
+    void flush(std::span<std::vector<double>> columns) override {
+        if constexpr (requires { scorer_.flush(columns); }) scorer_.flush(columns);
+    }
+    std::vector<Aggregate> aggregates() const override {
+        if constexpr (requires { scorer_.aggregates(); }) return scorer_.aggregates();
+        else return {};
+    }
+
+    const Scorer& scorer() const { return scorer_; }
+
+protected:
+    Scorer scorer_;
+};
 
 }  // namespace vq

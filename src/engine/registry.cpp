@@ -8,7 +8,7 @@ namespace vq {
 
 const std::vector<FeatureDefinition>& feature_registry() {
     static const std::vector<FeatureDefinition> registry = {
-        psnr_definition(),
+        psnr::definition(),
         cambi_definition(),
         ciede_definition(),
     };

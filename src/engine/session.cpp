@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <deque>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -45,6 +47,7 @@ struct Bound {
     std::unique_ptr<Feature> feature;
     std::string name;
     std::vector<std::size_t> columns;
+    std::vector<std::size_t> flushed_columns;
     std::size_t executor = 0;  // index into Impl::executors
     std::size_t slot = 0;      // index among that executor's features
 };
@@ -65,12 +68,15 @@ struct Session::Impl {
     std::size_t pushed = 0;
     std::size_t committed = 0;
     std::size_t depth = 1;
+    std::size_t history_depth = 0;            // earlier reference pictures any feature reads
+    std::deque<Picture> recent_references;    // newest first, at most history_depth
     std::deque<std::vector<bool>> in_flight;  // run masks of submitted, uncommitted frames
     ScoreTable table;
     std::chrono::steady_clock::time_point first_push;
 
     void bind(Backend backend);
     void commit_oldest();
+    void flush_features();
 };
 
 Session::Session(SessionConfig config) : impl_(std::make_unique<Impl>()) {
@@ -168,7 +174,19 @@ void Session::Impl::bind(Backend backend) {
                                               bound.name, output));
             bound.columns.push_back(table.add_column(output));
         }
+        history_depth = std::max(history_depth, std::size_t(bound.feature->history()));
     }
+    // Outputs completed after the last frame come after every per-frame output, as libvmaf's
+    // collector appends them at flush.
+    for (Bound& bound : features)
+        for (const std::string& output : bound.feature->flushed_outputs()) {
+            if (table.find(output))
+                throw usage_error(fmt::format("feature '{}' would write '{}' a second time; request it once",
+                                              bound.name, output));
+            bound.flushed_columns.push_back(table.add_column(output));
+        }
+    if (history_depth > std::size_t(max_reference_history))
+        throw std::logic_error("a feature asks for more reference history than FramePair carries");
     table.backend_used = fmt::format("{}", fmt::join(backends_used, "+"));
     table.receipts = receipts;
 }
@@ -213,6 +231,18 @@ void Session::Impl::commit_oldest() {
     ++committed;
 }
 
+void Session::Impl::flush_features() {
+    for (Bound& bound : features) {
+        if (bound.flushed_columns.empty()) continue;
+        std::vector<std::vector<double>> columns(bound.flushed_columns.size(),
+                                                 std::vector<double>(pushed, std::nan("")));
+        bound.feature->flush(columns);
+        for (std::size_t c = 0; c < columns.size(); ++c)
+            for (std::size_t frame = 0; frame < pushed; ++frame)
+                if (!std::isnan(columns[c][frame])) table.set(bound.flushed_columns[c], frame, columns[c][frame]);
+    }
+}
+
 void Session::push(FramePair pair) {
     Impl& s = *impl_;
     if (!s.started || s.finished) throw usage_error("push() needs a started, unfinished session");
@@ -227,7 +257,10 @@ void Session::push(FramePair pair) {
     pair.index = index;
     const bool selected = index % s.config.subsample == 0;
     std::vector<bool> run;
-    for (const Bound& bound : s.features) run.push_back(selected || bound.feature->every_frame());
+    for (const Bound& bound : s.features)
+        run.push_back(selected || bound.feature->every_frame() || bound.feature->history() > 0);
+    for (std::size_t k = 0; k < s.recent_references.size(); ++k)
+        pair.previous_references[k] = s.recent_references[k];
     for (std::size_t e = 0; e < s.executors.size(); ++e) {
         std::vector<bool> mask;
         for (std::size_t k = 0; k < s.features.size(); ++k)
@@ -236,6 +269,10 @@ void Session::push(FramePair pair) {
     }
     s.in_flight.push_back(std::move(run));
     ++s.pushed;
+    if (s.history_depth > 0) {
+        s.recent_references.push_front(std::move(pair.reference));
+        if (s.recent_references.size() > s.history_depth) s.recent_references.pop_back();
+    }
 }
 
 std::size_t Session::frames_done() const { return impl_->committed; }
@@ -244,8 +281,10 @@ ScoreTable Session::finish() {
     Impl& s = *impl_;
     if (!s.started || s.finished) throw usage_error("finish() needs a started, unfinished session");
     while (!s.in_flight.empty()) s.commit_oldest();
+    s.recent_references.clear();
     s.finished = true;
     s.table.set_frame_count(s.pushed);
+    s.flush_features();
     for (const Bound& bound : s.features)
         for (const auto& [name, value] : bound.feature->aggregates()) s.table.add_aggregate(name, value);
     const double seconds =

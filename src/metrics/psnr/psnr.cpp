@@ -6,12 +6,12 @@
 
 #include <fmt/format.h>
 
-namespace vq {
+namespace vq::psnr {
 
-std::unique_ptr<CpuFeature> make_psnr_cpu(const OptionValues& values);
-std::unique_ptr<Feature> make_psnr_cuda(const OptionValues& values);
+std::unique_ptr<CpuFeature> make_cpu(const OptionValues& values);
+std::unique_ptr<Feature> make_cuda(const OptionValues& values);
 
-FeatureDefinition psnr_definition() {
+FeatureDefinition definition() {
     FeatureDefinition definition;
     definition.name = "psnr";
     definition.description = "peak signal-to-noise ratio per plane: psnr_y, psnr_cb, psnr_cr (dB)";
@@ -25,20 +25,20 @@ FeatureDefinition psnr_definition() {
         {"min_sse", OptionType::real, 0.0, 0, 1e300, {}, "",
          "cap PSNR at the value a frame with this SSE would get (0: cap 6*bpc+12)"},
     };
-    definition.make_cpu = make_psnr_cpu;
+    definition.make_cpu = make_cpu;
 #if VQ_WITH_CUDA
-    definition.make_cuda = make_psnr_cuda;
+    definition.make_cuda = make_cuda;
 #endif
     return definition;
 }
 
-PsnrOptions PsnrOptions::from(const OptionValues& values) {
+Options Options::from(const OptionValues& values) {
     return {values.get_bool("enable_chroma"), values.get_bool("enable_mse"),
             values.get_bool("enable_apsnr"), values.get_bool("reduced_hbd_peak"),
             values.get_double("min_sse")};
 }
 
-void PsnrScorer::init(const VideoFormat& format) {
+void Scorer::init(const VideoFormat& format) {
     const int bpc = format.bit_depth;
     planes_ = options_.enable_chroma ? format.plane_count() : 1;
     peak_ = bpc == 8 || !options_.reduced_hbd_peak ? (1u << bpc) - 1 : 255u << (bpc - 8);
@@ -53,7 +53,7 @@ void PsnrScorer::init(const VideoFormat& format) {
     }
 }
 
-std::vector<std::string> PsnrScorer::outputs() const {
+std::vector<std::string> Scorer::outputs() const {
     static const char* const suffix[3] = {"y", "cb", "cr"};
     std::vector<std::string> names;
     for (int p = 0; p < planes_; ++p) {
@@ -63,7 +63,7 @@ std::vector<std::string> PsnrScorer::outputs() const {
     return names;
 }
 
-void PsnrScorer::finish(const PsnrBlock& block, std::span<double> scores) {
+void Scorer::finish(const Block& block, std::span<double> scores) {
     const double peak_squared = double(std::uint64_t(peak_) * peak_);
     std::size_t out = 0;
     for (int p = 0; p < planes_; ++p) {
@@ -76,7 +76,7 @@ void PsnrScorer::finish(const PsnrBlock& block, std::span<double> scores) {
     }
 }
 
-std::vector<std::pair<std::string, double>> PsnrScorer::aggregates() const {
+std::vector<std::pair<std::string, double>> Scorer::aggregates() const {
     if (!options_.enable_apsnr) return {};
     // Spec §5. Planes that were not scored get no apsnr value: the reference prints -inf for
     // them (0/0 through its cap comparison), which no reader can use.
@@ -96,4 +96,4 @@ std::vector<std::pair<std::string, double>> PsnrScorer::aggregates() const {
     return result;
 }
 
-}  // namespace vq
+}  // namespace vq::psnr

@@ -10,39 +10,42 @@
 
 #include "engine/registry.hpp"
 
-namespace vq {
+namespace vq::psnr {
 
-FeatureDefinition psnr_definition();
+FeatureDefinition definition();
 
 // The per-frame result block: exact integer sums of squared differences, one per plane.
-struct PsnrBlock {
+struct Block {
     std::array<std::uint64_t, 3> sse;
 };
 
-struct PsnrOptions {
+struct Options {
     bool enable_chroma = true;
     bool enable_mse = false;
     bool enable_apsnr = false;
     bool reduced_hbd_peak = false;
     double min_sse = 0;
 
-    static PsnrOptions from(const OptionValues& values);
+    static Options from(const OptionValues& values);
 };
 
 // Host side of both twins: validates the format, fixes peaks and caps (spec §3), turns a block
 // into scores (§4) and accumulates APSNR (§5) in frame order.
-class PsnrScorer {
+class Scorer {
 public:
-    explicit PsnrScorer(const PsnrOptions& options) : options_(options) {}
+    using Block = psnr::Block;
+
+    explicit Scorer(const OptionValues& values) : options_(Options::from(values)) {}
 
     void init(const VideoFormat& format);
     int plane_count() const { return planes_; }  // planes whose SSE the twins must compute
+    bool every_frame() const { return true; }    // APSNR sums every frame, as libvmaf's does
     std::vector<std::string> outputs() const;
-    void finish(const PsnrBlock& block, std::span<double> scores);
+    void finish(const Block& block, std::span<double> scores);
     std::vector<std::pair<std::string, double>> aggregates() const;
 
 private:
-    PsnrOptions options_;
+    Options options_;
     int planes_ = 0;
     std::uint32_t peak_ = 0;
     std::array<std::uint64_t, 3> samples_{};  // per plane, per frame
@@ -51,4 +54,4 @@ private:
     std::array<std::uint64_t, 3> total_samples_{};
 };
 
-}  // namespace vq
+}  // namespace vq::psnr

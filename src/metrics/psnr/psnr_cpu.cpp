@@ -1,7 +1,7 @@
 // PSNR, CPU twin: exact integer sums of squared differences per plane.
 #include "metrics/psnr/psnr.hpp"
 
-namespace vq {
+namespace vq::psnr {
 namespace {
 
 template <typename Sample>
@@ -39,17 +39,12 @@ std::uint64_t sum_squared_error(const PlaneView<std::uint8_t>& a, const PlaneVie
     return total;
 }
 
-class PsnrCpu final : public CpuFeature {
+class PsnrCpu final : public ScorerTwin<CpuFeature, Scorer> {
 public:
-    explicit PsnrCpu(const PsnrOptions& options) : scorer_(options) {}
-
-    void init(const VideoFormat& format) override { scorer_.init(format); }
-    std::vector<std::string> outputs() const override { return scorer_.outputs(); }
-    std::size_t block_bytes() const override { return sizeof(PsnrBlock); }
-    bool every_frame() const override { return true; }
+    using ScorerTwin::ScorerTwin;
 
     void compute(const FramePair& pair, std::span<std::byte> bytes) const override {
-        auto& block = block_as<PsnrBlock>(bytes);
+        auto& block = block_as<Block>(bytes);
         block = {};
         for (int p = 0; p < scorer_.plane_count(); ++p)
             block.sse[p] = pair.distorted.format().bit_depth > 8
@@ -58,20 +53,12 @@ public:
                                : sum_squared_error(pair.reference.plane<std::uint8_t>(p),
                                                    pair.distorted.plane<std::uint8_t>(p));
     }
-
-    void finish(std::span<const std::byte> bytes, std::span<double> scores) override {
-        scorer_.finish(block_as<PsnrBlock>(bytes), scores);
-    }
-    std::vector<Aggregate> aggregates() const override { return scorer_.aggregates(); }
-
-private:
-    PsnrScorer scorer_;
 };
 
 }  // namespace
 
-std::unique_ptr<CpuFeature> make_psnr_cpu(const OptionValues& values) {
-    return std::make_unique<PsnrCpu>(PsnrOptions::from(values));
+std::unique_ptr<CpuFeature> make_cpu(const OptionValues& values) {
+    return std::make_unique<PsnrCpu>(Scorer(values));
 }
 
-}  // namespace vq
+}  // namespace vq::psnr

@@ -9,7 +9,7 @@
 #include "cuda/cuda_feature.hpp"
 #include "metrics/psnr/psnr.hpp"
 
-namespace vq {
+namespace vq::psnr {
 namespace {
 
 constexpr unsigned threads_per_block = 256;
@@ -43,25 +43,22 @@ __global__ void __launch_bounds__(threads_per_block)
     if (threadIdx.x == 0 && sum != 0) atomicAdd(&sse[blockIdx.y], sum);
 }
 
-static_assert(sizeof(unsigned long long) == sizeof(std::uint64_t), "PsnrBlock::sse is added to as unsigned long long");
+static_assert(sizeof(unsigned long long) == sizeof(std::uint64_t), "Block::sse is added to as unsigned long long");
 
-class PsnrCuda final : public cuda::CudaFeature {
+class PsnrCuda final : public ScorerTwin<cuda::CudaFeature, Scorer> {
 public:
-    explicit PsnrCuda(const PsnrOptions& options) : scorer_(options) {}
+    using ScorerTwin::ScorerTwin;
 
     void init(const VideoFormat& format) override {
-        scorer_.init(format);
+        ScorerTwin::init(format);
         format_ = format;
     }
-    std::vector<std::string> outputs() const override { return scorer_.outputs(); }
-    std::size_t block_bytes() const override { return sizeof(PsnrBlock); }
-    bool every_frame() const override { return true; }
 
     void prepare(cudaStream_t) override {}  // no tables or scratch: the block is the accumulator
 
     void enqueue(const cuda::DeviceFrame& frame, std::byte* device_block, cudaStream_t stream) override {
-        auto* sse = reinterpret_cast<unsigned long long*>(device_block + offsetof(PsnrBlock, sse));
-        VQ_CUDA_CHECK(cudaMemsetAsync(device_block, 0, sizeof(PsnrBlock), stream));
+        auto* sse = reinterpret_cast<unsigned long long*>(device_block + offsetof(Block, sse));
+        VQ_CUDA_CHECK(cudaMemsetAsync(device_block, 0, sizeof(Block), stream));
         FramePlanes planes{};
         std::size_t largest = 0;
         for (int p = 0; p < scorer_.plane_count(); ++p) {
@@ -78,20 +75,14 @@ public:
         VQ_CUDA_CHECK_LAUNCH(sum_squared_errors);
     }
 
-    void finish(std::span<const std::byte> bytes, std::span<double> scores) override {
-        scorer_.finish(block_as<PsnrBlock>(bytes), scores);
-    }
-    std::vector<Aggregate> aggregates() const override { return scorer_.aggregates(); }
-
 private:
-    PsnrScorer scorer_;
     VideoFormat format_;
 };
 
 }  // namespace
 
-std::unique_ptr<Feature> make_psnr_cuda(const OptionValues& values) {
-    return std::make_unique<PsnrCuda>(PsnrOptions::from(values));
+std::unique_ptr<Feature> make_cuda(const OptionValues& values) {
+    return std::make_unique<PsnrCuda>(Scorer(values));
 }
 
-}  // namespace vq
+}  // namespace vq::psnr

@@ -156,7 +156,9 @@ std::string OptionValues::output_suffix() const {
     std::string suffix;
     for (const auto& [key, e] : entries_)  // std::map: byte order of the keys, as libvmaf sorts
         if (!e.spec->alias.empty() && e.value != e.spec->default_value)
-            suffix += "_" + e.spec->alias + "_" + value_text(e.value);
+            // A boolean switched on from its default names itself alone (`_mffw`), as libvmaf's do.
+            suffix += std::holds_alternative<bool>(e.value) ? "_" + e.spec->alias
+                                                            : "_" + e.spec->alias + "_" + value_text(e.value);
     return suffix;
 }
 

@@ -2,6 +2,7 @@
 
 #include "metrics/cambi/cambi.hpp"
 #include "metrics/ciede/ciede.hpp"
+#include "metrics/motion/motion.hpp"
 #include "metrics/psnr/psnr.hpp"
 
 namespace vq {
@@ -9,6 +10,7 @@ namespace vq {
 const std::vector<FeatureDefinition>& feature_registry() {
     static const std::vector<FeatureDefinition> registry = {
         psnr::definition(),
+        motion::definition(),
         cambi_definition(),
         ciede_definition(),
     };

@@ -9,6 +9,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -56,6 +57,10 @@ struct PlaneView {
 // Frame memory. Shared so that pictures can be passed between threads cheaply and returned to a
 // pool (for example pinned staging memory) when the last user lets go.
 using FrameBuffer = std::shared_ptr<std::byte[]>;
+
+// Where frame memory comes from: a session asks for pinned host memory when CUDA runs, and the
+// readers fill whatever it hands them.
+using BufferAllocator = std::function<FrameBuffer(std::size_t bytes)>;
 
 class Picture {
 public:

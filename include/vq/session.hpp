@@ -13,19 +13,16 @@
 #pragma once
 
 #include <cstddef>
-#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "vq/backend.hpp"
 #include "vq/picture.hpp"
 #include "vq/scores.hpp"
 
 namespace vq {
-
-enum class Backend { cpu, cuda, automatic };
-const char* to_string(Backend backend);
 
 struct SessionConfig {
     unsigned threads = 0;     // CPU worker threads; 0 = every core
@@ -33,9 +30,6 @@ struct SessionConfig {
     Backend backend = Backend::cpu;
     int gpu = 0;              // CUDA device ordinal
 };
-
-// Where a session wants frame memory to come from (pinned host memory when CUDA runs).
-using BufferAllocator = std::function<FrameBuffer(std::size_t bytes)>;
 
 class Session {
 public:

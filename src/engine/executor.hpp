@@ -8,7 +8,8 @@
 #include <vector>
 
 #include "engine/feature.hpp"
-#include "vq/session.hpp"
+#include "vq/backend.hpp"
+#include "vq/picture.hpp"
 
 namespace vq {
 

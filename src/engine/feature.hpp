@@ -15,8 +15,8 @@
 #include <utility>
 #include <vector>
 
+#include "vq/backend.hpp"
 #include "vq/picture.hpp"
-#include "vq/session.hpp"
 
 namespace vq {
 

@@ -17,15 +17,6 @@
 
 namespace vq {
 
-const char* to_string(Backend backend) {
-    switch (backend) {
-    case Backend::cpu: return "cpu";
-    case Backend::cuda: return "cuda";
-    case Backend::automatic: return "auto";
-    }
-    return "?";
-}
-
 namespace {
 
 int cuda_devices() {
@@ -45,12 +36,15 @@ struct Request {
 // A feature bound to a backend, and where its scores go.
 struct Bound {
     std::unique_ptr<Feature> feature;
+    CpuFeature* cpu = nullptr;  // the same feature when it is a CPU twin, null for a CUDA twin
     std::string name;
     std::vector<std::size_t> columns;
     std::vector<std::size_t> flushed_columns;
     std::size_t executor = 0;  // index into Impl::executors
     std::size_t slot = 0;      // index among that executor's features
 };
+
+bool on_cuda(const Bound& bound) { return bound.cpu == nullptr; }
 
 }  // namespace
 
@@ -75,6 +69,12 @@ struct Session::Impl {
     std::chrono::steady_clock::time_point first_push;
 
     void bind(Backend backend);
+    void choose_twins(Backend backend);
+    void check_cuda_device() const;
+    void init_features();
+    void make_executors();
+    void write_receipts();
+    void add_columns();
     void commit_oldest();
     void flush_features();
 };
@@ -110,9 +110,19 @@ bool Session::needs_reference() const {
     return false;
 }
 
+// bind()'s steps, in order. Each leaves the Impl ready for the next.
 void Session::Impl::bind(Backend backend) {
-    std::vector<CpuFeature*> cpu_features;
-    std::vector<Feature*> cuda_features;
+    choose_twins(backend);
+    check_cuda_device();
+    init_features();
+    make_executors();
+    write_receipts();
+    add_columns();
+}
+
+// One twin per request: CUDA where the backend or a "NAME_cuda" request asks for it and the
+// feature has one, the CPU twin otherwise.
+void Session::Impl::choose_twins(Backend backend) {
     for (const Request& request : requests) {
         const FeatureDefinition& def = *request.definition;
         const bool want_cuda = request.cuda_twin_required || backend == Backend::cuda;
@@ -120,33 +130,53 @@ void Session::Impl::bind(Backend backend) {
         bound.name = def.name;
         if (want_cuda && def.make_cuda) {
             bound.feature = def.make_cuda(request.options);
-            bound.slot = cuda_features.size();
-            cuda_features.push_back(bound.feature.get());
         } else if (request.cuda_twin_required) {
             throw usage_error(VQ_WITH_CUDA
                                   ? fmt::format("feature '{}' has no CUDA twin", def.name)
                                   : fmt::format("feature '{}_cuda' needs CUDA, but this vq was built without it", def.name));
         } else {
             auto cpu = def.make_cpu(request.options);
-            bound.slot = cpu_features.size();
-            cpu_features.push_back(cpu.get());
+            bound.cpu = cpu.get();
             bound.feature = std::move(cpu);
         }
         features.push_back(std::move(bound));
     }
-    if (!cuda_features.empty() && cuda_devices() == 0) {
-        const auto on_cuda = [](const Bound& b) { return b.feature->backend() == Backend::cuda; };
-        throw usage_error(fmt::format("feature '{}' needs a CUDA device, and none is usable",
-                                      std::find_if(features.begin(), features.end(), on_cuda)->name));
-    }
+}
+
+void Session::Impl::check_cuda_device() const {
+    const auto first_on_cuda = std::find_if(features.begin(), features.end(), on_cuda);
+    if (first_on_cuda != features.end() && cuda_devices() == 0)
+        throw usage_error(fmt::format("feature '{}' needs a CUDA device, and none is usable", first_on_cuda->name));
+}
+
+// Initialises every twin for the format, then asks what the run as a whole needs of the input.
+void Session::Impl::init_features() {
     for (Bound& bound : features) {
         bound.feature->init(format);
         needs_reference = needs_reference || bound.feature->uses_reference();
+        history_depth = std::max(history_depth, std::size_t(bound.feature->history()));
     }
+    if (history_depth > std::size_t(max_reference_history))
+        throw std::logic_error("a feature asks for more reference history than FramePair carries");
+}
 
+// One executor per backend in use (CUDA first), each with its features in request order; a
+// feature's slot is its place among its executor's features.
+void Session::Impl::make_executors() {
+    std::vector<CpuFeature*> cpu_features;
+    std::vector<Feature*> cuda_features;
     std::vector<std::size_t> cpu_sizes, cuda_sizes;
-    for (const Bound& bound : features)
-        (bound.feature->backend() == Backend::cpu ? cpu_sizes : cuda_sizes).push_back(bound.feature->block_bytes());
+    for (Bound& bound : features) {
+        if (on_cuda(bound)) {
+            bound.slot = cuda_features.size();
+            cuda_features.push_back(bound.feature.get());
+            cuda_sizes.push_back(bound.feature->block_bytes());
+        } else {
+            bound.slot = cpu_features.size();
+            cpu_features.push_back(bound.cpu);
+            cpu_sizes.push_back(bound.feature->block_bytes());
+        }
+    }
     if (!cuda_features.empty()) {
 #if VQ_WITH_CUDA
         executors.push_back(cuda::make_executor(cuda_features, config.gpu, format, needs_reference));
@@ -158,37 +188,37 @@ void Session::Impl::bind(Backend backend) {
         layouts.emplace_back(cpu_sizes);
     }
     const std::size_t cpu_executor = executors.size() - 1;
+    for (Bound& bound : features) bound.executor = on_cuda(bound) ? 0 : cpu_executor;
     depth = executors.empty() ? 1 : executors.front()->depth();
     for (const auto& executor : executors) depth = std::min(depth, executor->depth());
+}
 
+// One receipt per feature, and the backends used in the order they first appear.
+void Session::Impl::write_receipts() {
     std::vector<std::string> backends_used;
-    for (Bound& bound : features) {
-        const bool on_cuda = bound.feature->backend() == Backend::cuda;
-        bound.executor = on_cuda ? 0 : cpu_executor;
+    for (const Bound& bound : features) {
         receipts.push_back({bound.name, to_string(bound.feature->backend()), bound.feature->outputs()});
         if (std::find(backends_used.begin(), backends_used.end(), receipts.back().backend) == backends_used.end())
             backends_used.push_back(receipts.back().backend);
-        for (const std::string& output : bound.feature->outputs()) {
-            if (table.find(output))
-                throw usage_error(fmt::format("feature '{}' would write '{}' a second time; request it once",
-                                              bound.name, output));
-            bound.columns.push_back(table.add_column(output));
-        }
-        history_depth = std::max(history_depth, std::size_t(bound.feature->history()));
     }
-    // Outputs completed after the last frame come after every per-frame output, as libvmaf's
-    // collector appends them at flush.
-    for (Bound& bound : features)
-        for (const std::string& output : bound.feature->flushed_outputs()) {
-            if (table.find(output))
-                throw usage_error(fmt::format("feature '{}' would write '{}' a second time; request it once",
-                                              bound.name, output));
-            bound.flushed_columns.push_back(table.add_column(output));
-        }
-    if (history_depth > std::size_t(max_reference_history))
-        throw std::logic_error("a feature asks for more reference history than FramePair carries");
     table.backend_used = fmt::format("{}", fmt::join(backends_used, "+"));
     table.receipts = receipts;
+}
+
+// Every feature's per-frame outputs, then the outputs completed after the last frame, as
+// libvmaf's collector appends those at flush.
+void Session::Impl::add_columns() {
+    const auto add = [&](const Bound& bound, const std::string& output) {
+        if (table.find(output))
+            throw usage_error(fmt::format("feature '{}' would write '{}' a second time; request it once",
+                                          bound.name, output));
+        return table.add_column(output);
+    };
+    for (Bound& bound : features)
+        for (const std::string& output : bound.feature->outputs()) bound.columns.push_back(add(bound, output));
+    for (Bound& bound : features)
+        for (const std::string& output : bound.feature->flushed_outputs())
+            bound.flushed_columns.push_back(add(bound, output));
 }
 
 void Session::start(const VideoFormat& format) {

@@ -7,7 +7,6 @@
 #include <string>
 
 #include "vq/picture.hpp"
-#include "vq/session.hpp"
 
 namespace vq {
 

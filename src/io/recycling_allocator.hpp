@@ -8,7 +8,7 @@
 // recycles the same way.)
 #pragma once
 
-#include "vq/session.hpp"
+#include "vq/picture.hpp"
 
 namespace vq {
 

@@ -10,6 +10,7 @@
 namespace vq::motion {
 
 std::unique_ptr<CpuFeature> make_cpu(const OptionValues& values);
+std::unique_ptr<Feature> make_cuda(const OptionValues& values);
 
 FeatureDefinition definition() {
     FeatureDefinition definition;
@@ -30,6 +31,9 @@ FeatureDefinition definition() {
         {"debug", OptionType::boolean, false, 0, 0, {}, "", "also emit integer_motion (= the SAD score)"},
     };
     definition.make_cpu = make_cpu;
+#if VQ_WITH_CUDA
+    definition.make_cuda = make_cuda;
+#endif
     return definition;
 }
 

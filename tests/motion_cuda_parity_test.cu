@@ -1,7 +1,6 @@
 // Motion twins: the CUDA twin keeps earlier reference planes on the device and must give the CPU
 // twin's bits (integer SAD, spec/vmaf.md §3.2) at every depth, layout and odd size, with the
 // five-frame window, under --subsample and on the spec's example sequence.
-#include <bit>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -9,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "cuda_test_support.hpp"
+#include "twin_parity.hpp"
 #include "vmaf_example_frames.hpp"
 #include "vq/session.hpp"
 
@@ -17,30 +17,15 @@ namespace {
 
 ScoreTable score(Backend backend, const std::string& request, const std::vector<FramePair>& frames,
                  std::size_t subsample = 1) {
-    Session session({.threads = 2, .subsample = subsample, .backend = backend});
-    session.add_feature(request);
-    session.start(frames.at(0).distorted.format());
-    for (const FramePair& pair : frames) session.push(pair);
-    return session.finish();
-}
-
-void expect_same_bits(const ScoreTable& cpu, const ScoreTable& gpu, const std::string& what) {
-    ASSERT_EQ(cpu.column_count(), gpu.column_count()) << what;
-    ASSERT_EQ(cpu.frame_count(), gpu.frame_count()) << what;
-    for (std::size_t c = 0; c < cpu.column_count(); ++c)
-        for (std::size_t f = 0; f < cpu.frame_count(); ++f) {
-            const auto a = cpu.value(c, f), b = gpu.value(c, f);
-            ASSERT_EQ(a.has_value(), b.has_value()) << what << " " << cpu.name(c) << " frame " << f;
-            if (a)
-                EXPECT_EQ(std::bit_cast<std::uint64_t>(*a), std::bit_cast<std::uint64_t>(*b))
-                    << what << " " << cpu.name(c) << " frame " << f << ": cpu " << *a << ", cuda " << *b;
-        }
+    return score_on(backend, {request}, frames, subsample);
 }
 
 struct Case {
     VideoFormat format;
     std::string request;
 };
+
+void PrintTo(const Case& c, std::ostream* out) { *out << describe_case(c.format, c.request); }
 
 class MotionCudaParity : public testing::TestWithParam<Case> {};
 
@@ -63,13 +48,7 @@ INSTANTIATE_TEST_SUITE_P(
                     Case{{3, 3, 16, ChromaFormat::yuv444}, "motion"},
                     Case{{257, 255, 8, ChromaFormat::yuv400}, "motion=motion_five_frame_window=true:motion_moving_average=true"},
                     Case{{320, 240, 10, ChromaFormat::yuv420}, "motion=debug=true:motion_fps_weight=2:motion_max_val=3"}),
-    [](const auto& info) {
-        const VideoFormat& f = info.param.format;
-        std::string layout = to_string(f.chroma);
-        std::erase(layout, ':');
-        return std::to_string(f.width) + "x" + std::to_string(f.height) + "_" + std::to_string(f.bit_depth) + "bit_" +
-               layout + "_" + std::to_string(info.index);
-    });
+    [](const auto& info) { return format_name(info.param.format) + "_" + std::to_string(info.index); });
 
 TEST(MotionCudaExample, SpecSequence) {  // spec/vmaf.md §9.4 on the device
     VQ_REQUIRE_CUDA();

@@ -1,0 +1,307 @@
+// Integer VIF, CUDA twin: the pyramid and the per-scale statistics of spec/vmaf.md §2.3-§2.6 on
+// the device, the same integer accumulators as the CPU twin (integer sums do not depend on their
+// order, and the per-pixel double steps are the CPU's operations without contraction), so both
+// twins fill the same vif::Block and vif::Scorer turns it into scores.
+//
+// Per frame, on the compute stream: scale 0's statistics from the uploaded luma planes, then for
+// scales 1..3 a decimation (blur with that scale's kernel, keep even rows and columns) into
+// device scratch and that scale's statistics. Each statistics block handles a 32x8 tile: the
+// samples it needs (with mirrored borders) go to shared memory, the vertical moments of the tile
+// rows next, then every pixel's horizontal moments and contribution, summed over the block and
+// added to the frame's four accumulators with one atomic add each.
+#include <cstdint>
+#include <limits>
+
+#include "cuda/check.hpp"
+#include "cuda/cuda_feature.hpp"
+#include "cuda/memory.hpp"
+#include "metrics/vif/vif.hpp"
+#include "metrics/vif/vif_tables.hpp"
+
+namespace vq::vif {
+namespace {
+
+constexpr int tile_width = 32;
+constexpr int tile_height = 8;
+constexpr int tile_threads = tile_width * tile_height;
+
+__constant__ std::uint16_t device_filters[scale_count][max_taps];
+
+// Radius of F_s (17, 9, 5, 3 taps).
+template <int Scale>
+constexpr int radius = Scale == 0 ? 8 : Scale == 1 ? 4 : Scale == 2 ? 2 : 1;
+
+__device__ inline int mirror(int i, int n) { return i < 0 ? -i : i >= n ? 2 * n - 2 - i : i; }
+
+// A tile reads at most `r` samples beyond the last valid position; positions further out are
+// needed by no output of the tile, so they read a clamped, valid sample.
+__device__ inline int mirrored_clamped(int i, int n, int r) { return mirror(i < n - 1 + r ? i : n - 1 + r, n); }
+
+__device__ inline std::uint64_t round_shift(std::uint64_t value, int shift) {
+    return shift == 0 ? value : (value + (std::uint64_t(1) << (shift - 1))) >> shift;
+}
+
+// L(v) of spec §2.5 for v >= 2^17.
+__device__ inline std::int32_t fixed_log2(std::uint64_t v, const std::uint16_t* table) {
+    const int dropped = 64 - __clzll((long long)v) - 16;
+    return std::int32_t(__ldg(&table[(v >> dropped) - log2_table_first])) + 2048 * dropped;
+}
+
+struct Contribution {
+    long long num_log = 0, den_log = 0, num_non_log = 0, den_non_log = 0;
+};
+
+// One pixel's contribution (spec §2.6), the CPU twin's operations in its order.
+__device__ inline void accumulate(std::int32_t sigma1_sq, std::int32_t sigma2_sq, std::int32_t sigma12,
+                                  double gain_limit, const std::uint16_t* table, Contribution& sums) {
+    constexpr std::int32_t noise_variance = 131072;
+    if (sigma1_sq < noise_variance) {
+        sums.num_non_log += sigma2_sq;
+        sums.den_non_log += 1;
+        return;
+    }
+    sums.den_log += fixed_log2(std::uint64_t(noise_variance + sigma1_sq), table) - 2048 * 17;
+    if (sigma12 <= 0 || sigma2_sq <= 0) return;
+    constexpr double epsilon = 65536 * 1.0e-10;
+    double gain = __ddiv_rn(double(sigma12), __dadd_rn(double(sigma1_sq), epsilon));
+    const double residual = __dsub_rn(double(sigma2_sq), __dmul_rn(gain, double(sigma12)));
+    const std::int32_t sv = residual > 0 ? std::int32_t(residual) : 0;
+    gain = gain < gain_limit ? gain : gain_limit;  // after sv, which uses the unclamped gain
+    const std::uint32_t n1 = std::uint32_t(sv) + std::uint32_t(noise_variance);
+    const std::int64_t n2 = std::int64_t(__dmul_rn(__dmul_rn(gain, gain), double(sigma1_sq))) + n1;
+    sums.num_log += fixed_log2(std::uint64_t(n2), table) - fixed_log2(n1, table);
+}
+
+__device__ inline long long warp_sum(long long value) {
+    for (int offset = 16; offset > 0; offset /= 2) value += __shfl_down_sync(0xffffffffu, value, offset);
+    return value;
+}
+
+// Adds the block's four sums to the frame's accumulators (two's complement: unsigned atomics add
+// signed values exactly).
+__device__ void add_block_sums(Contribution sums, ScaleSums* total) {
+    __shared__ long long warp_sums[4][tile_threads / 32];
+    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    long long values[4] = {sums.num_log, sums.den_log, sums.num_non_log, sums.den_non_log};
+    for (long long& v : values) v = warp_sum(v);
+    if (lane == 0)
+        for (int k = 0; k < 4; ++k) warp_sums[k][warp] = values[k];
+    __syncthreads();
+    if (warp != 0) return;
+    for (int k = 0; k < 4; ++k) values[k] = warp_sum(lane < tile_threads / 32 ? warp_sums[k][lane] : 0);
+    if (lane == 0) {
+        std::int64_t* words[4] = {&total->num_log, &total->den_log, &total->num_non_log, &total->den_non_log};
+        for (int k = 0; k < 4; ++k)
+            if (values[k] != 0)
+                atomicAdd(reinterpret_cast<unsigned long long*>(words[k]), (unsigned long long)values[k]);
+    }
+}
+
+// Statistics of one scale (spec §2.4-§2.6). `bits`: the bit depth at scale 0, 16 above it.
+template <int Scale, typename Sample>
+__global__ void __launch_bounds__(tile_threads)
+    scale_statistics(const Sample* ref, const Sample* dist, int width, int height, int bits, double gain_limit,
+                     const std::uint16_t* log2_table, ScaleSums* total) {
+    constexpr int r = radius<Scale>;
+    constexpr int taps = 2 * r + 1;
+    constexpr int span_width = tile_width + 2 * r;
+    constexpr int span_height = tile_height + 2 * r;
+    __shared__ std::uint32_t samples[2][span_height][span_width];
+    __shared__ std::uint32_t m1[tile_height][span_width], m2[tile_height][span_width];
+    __shared__ std::uint32_t qxx[tile_height][span_width], qyy[tile_height][span_width], qxy[tile_height][span_width];
+    const int x0 = blockIdx.x * tile_width, y0 = blockIdx.y * tile_height;
+    const std::uint16_t* f = device_filters[Scale];
+
+    for (int i = threadIdx.x; i < span_height * span_width; i += tile_threads) {
+        const int row = i / span_width, column = i % span_width;
+        const std::size_t at = std::size_t(mirrored_clamped(y0 - r + row, height, r)) * std::size_t(width) +
+                               std::size_t(mirrored_clamped(x0 - r + column, width, r));
+        samples[0][row][column] = ref[at];
+        samples[1][row][column] = dist[at];
+    }
+    __syncthreads();
+
+    // Means come out in "x256" units; at 8 bits the square sums stay unshifted, above it they drop
+    // the 2*(bits-8) extra bits (spec §2.4).
+    const int square_shift = 2 * (bits - 8);
+    for (int i = threadIdx.x; i < tile_height * span_width; i += tile_threads) {
+        const int row = i / span_width, column = i % span_width;
+        std::uint64_t a1 = 0, a2 = 0, axx = 0, ayy = 0, axy = 0;
+        for (int k = 0; k < taps; ++k) {
+            const std::uint64_t x = samples[0][row + k][column], y = samples[1][row + k][column];
+            const std::uint64_t fx = f[k] * x, fy = f[k] * y;
+            a1 += fx;
+            a2 += fy;
+            axx += fx * x;
+            ayy += fy * y;
+            axy += fx * y;
+        }
+        m1[row][column] = std::uint32_t(round_shift(a1, bits));
+        m2[row][column] = std::uint32_t(round_shift(a2, bits));
+        qxx[row][column] = std::uint32_t(round_shift(axx, square_shift));
+        qyy[row][column] = std::uint32_t(round_shift(ayy, square_shift));
+        qxy[row][column] = std::uint32_t(round_shift(axy, square_shift));
+    }
+    __syncthreads();
+
+    Contribution sums;
+    const int tx = threadIdx.x % tile_width, ty = threadIdx.x / tile_width;
+    if (x0 + tx < width && y0 + ty < height) {
+        std::uint32_t mu1 = 0, mu2 = 0;
+        std::uint64_t xx = 0, yy = 0, xy = 0;
+        for (int k = 0; k < taps; ++k) {
+            const std::uint32_t c = f[k];
+            mu1 += c * m1[ty][tx + k];
+            mu2 += c * m2[ty][tx + k];
+            xx += std::uint64_t(c) * qxx[ty][tx + k];
+            yy += std::uint64_t(c) * qyy[ty][tx + k];
+            xy += std::uint64_t(c) * qxy[ty][tx + k];
+        }
+        const std::uint32_t mu1_sq = std::uint32_t(round_shift(std::uint64_t(mu1) * mu1, 32));
+        const std::uint32_t mu2_sq = std::uint32_t(round_shift(std::uint64_t(mu2) * mu2, 32));
+        const std::uint32_t mu1_mu2 = std::uint32_t(round_shift(std::uint64_t(mu1) * mu2, 32));
+        const std::int32_t sigma1_sq = std::int32_t(std::uint32_t(round_shift(xx, 16)) - mu1_sq);
+        const std::int32_t sigma2_sq = max(std::int32_t(std::uint32_t(round_shift(yy, 16)) - mu2_sq), 0);
+        const std::int32_t sigma12 = std::int32_t(std::uint32_t(round_shift(xy, 16)) - mu1_mu2);
+        accumulate(sigma1_sq, sigma2_sq, sigma12, gain_limit, log2_table, sums);
+    }
+    add_block_sums(sums, total);
+}
+
+// Scale `Scale` from scale Scale-1 (spec §2.3): blur with F_Scale, vertical then horizontal, keep
+// even rows and columns. blockIdx.z picks the picture (0 reference, 1 distorted).
+template <int Scale, typename Sample>
+__global__ void __launch_bounds__(tile_threads)
+    decimate(const Sample* ref, const Sample* dist, int width, int height, int bits, std::uint16_t* ref_out,
+             std::uint16_t* dist_out) {
+    constexpr int r = radius<Scale>;
+    constexpr int taps = 2 * r + 1;
+    constexpr int span_width = 2 * tile_width + 2 * r;  // source columns under a tile's outputs
+    __shared__ std::uint32_t blurred[tile_height][span_width];
+    const Sample* source = blockIdx.z == 0 ? ref : dist;
+    std::uint16_t* out = blockIdx.z == 0 ? ref_out : dist_out;
+    const int out_width = width / 2, out_height = height / 2;
+    const int x0 = blockIdx.x * tile_width, y0 = blockIdx.y * tile_height;
+    const std::uint16_t* f = device_filters[Scale];
+
+    for (int i = threadIdx.x; i < tile_height * span_width; i += tile_threads) {
+        const int row = i / span_width, column = i % span_width;
+        const int y = 2 * (y0 + row);
+        if (y0 + row >= out_height) continue;
+        const int x = mirrored_clamped(2 * x0 - r + column, width, r);
+        std::uint64_t sum = 0;
+        for (int k = 0; k < taps; ++k)
+            sum += f[k] * std::uint64_t(source[std::size_t(mirror(y - r + k, height)) * std::size_t(width) + x]);
+        blurred[row][column] = std::uint32_t(round_shift(sum, bits));
+    }
+    __syncthreads();
+
+    const int tx = threadIdx.x % tile_width, ty = threadIdx.x / tile_width;
+    if (x0 + tx >= out_width || y0 + ty >= out_height) return;
+    std::uint64_t sum = 0;
+    for (int k = 0; k < taps; ++k) sum += std::uint64_t(f[k]) * blurred[ty][2 * tx + k];
+    out[std::size_t(y0 + ty) * std::size_t(out_width) + std::size_t(x0 + tx)] = std::uint16_t(round_shift(sum, 16));
+}
+
+dim3 tiles(int width, int height, unsigned pictures = 1) {
+    return dim3(unsigned((width + tile_width - 1) / tile_width), unsigned((height + tile_height - 1) / tile_height),
+                pictures);
+}
+
+class VifCuda final : public ScorerTwin<cuda::CudaFeature, Scorer> {
+public:
+    using ScorerTwin::ScorerTwin;
+
+    void init(const VideoFormat& format) override {
+        ScorerTwin::init(format);
+        format_ = format;
+    }
+
+    void prepare(cudaStream_t stream) override {
+        std::uint16_t filters[scale_count][max_taps] = {};
+        for (int s = 0; s < scale_count; ++s)
+            for (int k = 0; k < filter(s).taps; ++k) filters[s][k] = filter(s).coefficients[k];
+        VQ_CUDA_CHECK(cudaMemcpyToSymbol(device_filters, filters, sizeof(filters)));
+        const auto table = log2_table();
+        log2_table_ = cuda::DeviceBuffer(table.size_bytes());
+        VQ_CUDA_CHECK(cudaMemcpyAsync(log2_table_.data(), table.data(), table.size_bytes(), cudaMemcpyHostToDevice,
+                                      stream));
+        // Scales 1..3 of both pictures, each floor-halved from the one before.
+        int width = format_.width, height = format_.height;
+        for (int s = 1; s < scale_count; ++s) {
+            width /= 2;
+            height /= 2;
+            const std::size_t bytes = std::size_t(width) * std::size_t(height) * sizeof(std::uint16_t);
+            scales_[s - 1] = {cuda::DeviceBuffer(bytes), cuda::DeviceBuffer(bytes), width, height};
+        }
+        VQ_CUDA_CHECK(cudaStreamSynchronize(stream));  // `table` is host memory of this call's lifetime
+    }
+
+    void enqueue(const cuda::DeviceFrame& frame, std::byte* device_block, cudaStream_t stream) override {
+        VQ_CUDA_CHECK(cudaMemsetAsync(device_block, 0, sizeof(Block), stream));
+        if (format_.bit_depth > 8)
+            enqueue_pyramid(reinterpret_cast<const std::uint16_t*>(frame.reference),
+                            reinterpret_cast<const std::uint16_t*>(frame.distorted), device_block, stream);
+        else
+            enqueue_pyramid(reinterpret_cast<const std::uint8_t*>(frame.reference),
+                            reinterpret_cast<const std::uint8_t*>(frame.distorted), device_block, stream);
+    }
+
+private:
+    struct ScaleImages {
+        cuda::DeviceBuffer ref, dist;
+        int width = 0, height = 0;
+        const std::uint16_t* ref_samples() const { return reinterpret_cast<const std::uint16_t*>(ref.data()); }
+        const std::uint16_t* dist_samples() const { return reinterpret_cast<const std::uint16_t*>(dist.data()); }
+        std::uint16_t* ref_out() { return reinterpret_cast<std::uint16_t*>(ref.data()); }
+        std::uint16_t* dist_out() { return reinterpret_cast<std::uint16_t*>(dist.data()); }
+    };
+
+    template <typename Sample>
+    void enqueue_pyramid(const Sample* ref, const Sample* dist, std::byte* device_block, cudaStream_t stream) {
+        auto* sums = reinterpret_cast<ScaleSums*>(device_block);
+        const auto* table = reinterpret_cast<const std::uint16_t*>(log2_table_.data());
+        const double gain_limit = scorer_.options().enhancement_gain_limit;
+        const int w = format_.width, h = format_.height, bits = format_.bit_depth;
+        if (!scorer_.options().skip_scale0) {
+            scale_statistics<0><<<tiles(w, h), tile_threads, 0, stream>>>(ref, dist, w, h, bits, gain_limit, table,
+                                                                         sums + 0);
+            VQ_CUDA_CHECK_LAUNCH(scale_statistics<0>);
+        }
+        ScaleImages& s1 = scales_[0];
+        decimate<1><<<tiles(s1.width, s1.height, 2), tile_threads, 0, stream>>>(ref, dist, w, h, bits, s1.ref_out(),
+                                                                                s1.dist_out());
+        VQ_CUDA_CHECK_LAUNCH(decimate<1>);
+        enqueue_scale<1>(table, gain_limit, sums, stream);
+        enqueue_scale<2>(table, gain_limit, sums, stream);
+        enqueue_scale<3>(table, gain_limit, sums, stream);
+    }
+
+    // Decimates scale Scale-1 into Scale (scale 1 is made from the frame itself) and sums its statistics.
+    template <int Scale>
+    void enqueue_scale(const std::uint16_t* table, double gain_limit, ScaleSums* sums, cudaStream_t stream) {
+        ScaleImages& here = scales_[Scale - 1];
+        if constexpr (Scale > 1) {
+            const ScaleImages& source = scales_[Scale - 2];
+            decimate<Scale><<<tiles(here.width, here.height, 2), tile_threads, 0, stream>>>(
+                source.ref_samples(), source.dist_samples(), source.width, source.height, 16, here.ref_out(),
+                here.dist_out());
+            VQ_CUDA_CHECK_LAUNCH(decimate<Scale>);
+        }
+        scale_statistics<Scale><<<tiles(here.width, here.height), tile_threads, 0, stream>>>(
+            here.ref_samples(), here.dist_samples(), here.width, here.height, 16, gain_limit, table, sums + Scale);
+        VQ_CUDA_CHECK_LAUNCH(scale_statistics<Scale>);
+    }
+
+    VideoFormat format_;
+    cuda::DeviceBuffer log2_table_;
+    ScaleImages scales_[scale_count - 1];
+};
+
+}  // namespace
+
+std::unique_ptr<Feature> make_cuda(const OptionValues& values) {
+    return std::make_unique<VifCuda>(Scorer(values));
+}
+
+}  // namespace vq::vif

@@ -1,0 +1,81 @@
+// VIF twins: the CUDA twin's pyramid and statistics must give the CPU twin's integer accumulators,
+// hence the same bits, at every depth, layout, odd size and option, and on the fixtures.
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "ciede_test_support.hpp"
+#include "cuda_test_support.hpp"
+#include "test_support.hpp"
+#include "twin_parity.hpp"
+#include "vmaf_example_frames.hpp"
+
+namespace vq::test {
+namespace {
+
+struct Case {
+    VideoFormat format;
+    std::string request;
+};
+
+class VifCudaParity : public testing::TestWithParam<Case> {};
+
+TEST_P(VifCudaParity, MatchesTheCpuTwinBitForBit) {
+    VQ_REQUIRE_CUDA();
+    const Case& c = GetParam();
+    const auto frames = adversarial_frames(c.format, 6, 29);
+    expect_same_bits(score_on(Backend::cpu, {c.request}, frames), score_on(Backend::cuda, {c.request}, frames),
+                     describe_case(c.format, c.request));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Layouts, VifCudaParity,
+    testing::Values(Case{{16, 16, 8, ChromaFormat::yuv420}, "vif"},
+                    Case{{17, 18, 10, ChromaFormat::yuv420}, "vif=debug=true"},
+                    Case{{64, 64, 8, ChromaFormat::yuv444}, "vif=vif_enhn_gain_limit=1"},
+                    Case{{641, 359, 8, ChromaFormat::yuv420}, "vif"},
+                    Case{{333, 47, 12, ChromaFormat::yuv422}, "vif=vif_skip_scale0=true:debug=true"},
+                    Case{{1920, 1080, 10, ChromaFormat::yuv420}, "vif"},
+                    Case{{257, 129, 16, ChromaFormat::yuv400}, "vif=vif_enhn_gain_limit=1.5"}),
+    [](const auto& info) { return format_name(info.param.format) + "_" + std::to_string(info.index); });
+
+TEST(VifCudaExample, SpecSequenceAndOddSize) {  // spec/vmaf.md §9.1-§9.6 frames on the device
+    VQ_REQUIRE_CUDA();
+    for (const auto& [depth, width, height] : {std::tuple{8, 64, 64}, std::tuple{10, 64, 64}, std::tuple{8, 37, 29}}) {
+        std::vector<FramePair> frames;
+        for (int t = 0; t < 3; ++t)
+            frames.push_back({vmaf_example_frame(t, false, depth, width, height),
+                              vmaf_example_frame(t, true, depth, width, height)});
+        expect_same_bits(score_on(Backend::cpu, {"vif=debug=true"}, frames),
+                         score_on(Backend::cuda, {"vif=debug=true"}, frames),
+                         format_name(frames[0].reference.format()));
+    }
+}
+
+TEST(VifCudaGolden, EveryVmafGoldenBitExact) {
+    VQ_REQUIRE_CUDA();
+    VQ_REQUIRE_FIXTURES(fixtures);
+    for (const char* fixture : {"grad_576x324_8b_420", "grad_576x324_10b_420", "mandel_576x324_8b_420",
+                                "testsrc_576x324_8b_420", "odd_641x359_8b_420", "testsrc_352x288_8b_422",
+                                "testsrc_352x288_8b_444", "grad_1920x1080_8b_420"}) {
+        const auto refs = read_all_frames((fixtures / fixture / "ref.y4m").string());
+        const auto dists = read_all_frames((fixtures / fixture / "dist.y4m").string());
+        std::vector<FramePair> frames;
+        for (std::size_t f = 0; f < refs.size(); ++f) frames.push_back({refs[f], dists[f]});
+        const ScoreTable table = score_on(Backend::cuda, {"vif"}, frames);
+        std::ifstream in(*golden_dir() / (std::string(fixture) + "__vmaf.json"));
+        const nlohmann::json golden = nlohmann::json::parse(in);
+        for (int s = 0; s < 4; ++s) {
+            const std::string name = "integer_vif_scale" + std::to_string(s);
+            for (std::size_t f = 0; f < frames.size(); ++f)
+                EXPECT_EQ(table.value(*table.find(name), f), golden["frames"][f]["metrics"][name].get<double>())
+                    << fixture << " " << name << " frame " << f;
+        }
+    }
+}
+
+}  // namespace
+}  // namespace vq::test

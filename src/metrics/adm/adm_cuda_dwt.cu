@@ -1,0 +1,142 @@
+// ADM CUDA twin, DWT stage (spec §4, §5): one kernel per scale computes the vertical pass of a
+// tile into shared memory and the horizontal pass from there, for both images (blockIdx.z), and
+// writes the four bands.
+#include <cstdint>
+
+#include "cuda/check.hpp"
+#include "metrics/adm/adm_cuda_kernels.cuh"
+#include "metrics/adm/adm_cuda_math.cuh"
+
+namespace vq::adm::device {
+namespace {
+
+using namespace device_math;
+
+// Output tile: 32 columns (one warp) x 8 rows. Its vertical pass covers input columns
+// 2·j0 − 1 .. 2·j0 + 64 of 8 output rows.
+constexpr int dwt_tile_width = 32;
+constexpr int dwt_tile_height = 8;
+constexpr int dwt_threads = dwt_tile_width * dwt_tile_height;
+constexpr int dwt_span = 2 * dwt_tile_width + 2;
+
+template <typename Mid>
+struct VerticalPair {
+    Mid low, high;
+};
+
+// The tile at (blockIdx.x, blockIdx.y) of one image: `vertical(p0..p3)` combines four input rows
+// of a column into a VerticalPair, `horizontal(four values, high_pass)` four vertical results of
+// a row into one band value. Both follow §3.1's mirroring at the plane edges.
+template <typename Mid, typename In, typename Out, typename Vertical, typename Horizontal>
+__device__ void dwt_tile(const In* source, int width, int height, Out* const* bands, int out_width, int out_height,
+                         Vertical vertical, Horizontal horizontal) {
+    __shared__ Mid low[dwt_tile_height][dwt_span];
+    __shared__ Mid high[dwt_tile_height][dwt_span];
+    const int i0 = blockIdx.y * dwt_tile_height;
+    const int j0 = blockIdx.x * dwt_tile_width;
+    const int thread = threadIdx.y * dwt_tile_width + threadIdx.x;
+    for (int n = thread; n < dwt_tile_height * dwt_span; n += dwt_threads) {
+        const int r = n / dwt_span, c = n % dwt_span;
+        const int i = i0 + r, k = 2 * j0 - 1 + c;
+        // The last output column reads input index 2·out_width at most: cells beyond that (and
+        // rows beyond the band) feed no output and are never read below.
+        if (i >= out_height || k > 2 * out_width) continue;
+        const In* column = source + mirror(k, width);
+        const auto row = [&](int tap) {
+            return column[std::size_t(mirror(2 * i - 1 + tap, height)) * std::size_t(width)];
+        };
+        const VerticalPair<Mid> v = vertical(row(0), row(1), row(2), row(3));
+        low[r][c] = v.low;
+        high[r][c] = v.high;
+    }
+    __syncthreads();
+    const int i = i0 + threadIdx.y, j = j0 + threadIdx.x;
+    if (i >= out_height || j >= out_width) return;
+    const Mid* l = &low[threadIdx.y][2 * threadIdx.x];
+    const Mid* e = &high[threadIdx.y][2 * threadIdx.x];
+    const std::size_t at = std::size_t(i) * std::size_t(out_width) + j;
+    bands[band_a][at] = horizontal(l, false);
+    bands[band_h][at] = horizontal(e, false);  // h: high vertically, low horizontally
+    bands[band_v][at] = horizontal(l, true);   // v: low vertically, high horizontally
+    bands[band_d][at] = horizontal(e, true);   // d
+}
+
+template <typename Sample>
+__global__ void __launch_bounds__(dwt_threads)
+    dwt0(const Sample* reference, const Sample* distorted, int width, int height, int bit_depth,
+         DwtBands<std::int16_t> out, int out_width, int out_height) {
+    const int image = blockIdx.z;
+    dwt_tile<std::int16_t>(
+        image == 0 ? reference : distorted, width, height, out.band[image], out_width, out_height,
+        [bit_depth](int p0, int p1, int p2, int p3) {
+            const Pair16 v = dwt0_vertical(p0, p1, p2, p3, bit_depth);
+            return VerticalPair<std::int16_t>{v.low, v.high};
+        },
+        [](const std::int16_t* v, bool high_pass) {
+            return high_pass ? dwt0_high(v[0], v[1], v[2], v[3]) : dwt0_low(v[0], v[1], v[2], v[3]);
+        });
+}
+
+// §5's rounding of scales 1-3: (add, shift) of the vertical and the horizontal pass.
+struct Rounding {
+    int vertical_add, vertical_shift, horizontal_add, horizontal_shift;
+};
+
+constexpr Rounding wide_rounding(int scale) {
+    return scale == 1 ? Rounding{0, 0, 16384, 15} : scale == 2 ? Rounding{32768, 16, 32768, 16}
+                                                               : Rounding{32768, 16, 16384, 15};
+}
+
+template <typename In>
+__global__ void __launch_bounds__(dwt_threads)
+    dwt_wide(const In* reference, const In* distorted, int width, int height, Rounding rounding,
+             DwtBands<std::int32_t> out, int out_width, int out_height) {
+    const int image = blockIdx.z;
+    dwt_tile<std::int32_t>(
+        image == 0 ? reference : distorted, width, height, out.band[image], out_width, out_height,
+        [rounding](std::int64_t p0, std::int64_t p1, std::int64_t p2, std::int64_t p3) {
+            return VerticalPair<std::int32_t>{
+                dwt_wide_low(p0, p1, p2, p3, rounding.vertical_add, rounding.vertical_shift),
+                dwt_wide_high(p0, p1, p2, p3, rounding.vertical_add, rounding.vertical_shift)};
+        },
+        [rounding](const std::int32_t* v, bool high_pass) {
+            return high_pass ? dwt_wide_high(v[0], v[1], v[2], v[3], rounding.horizontal_add, rounding.horizontal_shift)
+                             : dwt_wide_low(v[0], v[1], v[2], v[3], rounding.horizontal_add, rounding.horizontal_shift);
+        });
+}
+
+dim3 dwt_grid(int out_width, int out_height) {
+    return dim3(unsigned((out_width + dwt_tile_width - 1) / dwt_tile_width),
+                unsigned((out_height + dwt_tile_height - 1) / dwt_tile_height), 2);
+}
+
+}  // namespace
+
+template <typename Sample>
+void launch_dwt0(const Sample* reference, const Sample* distorted, int width, int height, int bit_depth,
+                 const DwtBands<std::int16_t>& out, cudaStream_t stream) {
+    const int out_width = (width + 1) / 2, out_height = (height + 1) / 2;
+    dwt0<Sample><<<dwt_grid(out_width, out_height), dim3(dwt_tile_width, dwt_tile_height), 0, stream>>>(
+        reference, distorted, width, height, bit_depth, out, out_width, out_height);
+    VQ_CUDA_CHECK_LAUNCH(dwt0);
+}
+
+template <typename In>
+void launch_dwt_wide(int scale, const In* reference_a, const In* distorted_a, int width, int height,
+                     const DwtBands<std::int32_t>& out, cudaStream_t stream) {
+    const int out_width = (width + 1) / 2, out_height = (height + 1) / 2;
+    dwt_wide<In><<<dwt_grid(out_width, out_height), dim3(dwt_tile_width, dwt_tile_height), 0, stream>>>(
+        reference_a, distorted_a, width, height, wide_rounding(scale), out, out_width, out_height);
+    VQ_CUDA_CHECK_LAUNCH(dwt_wide);
+}
+
+template void launch_dwt0(const std::uint8_t*, const std::uint8_t*, int, int, int, const DwtBands<std::int16_t>&,
+                          cudaStream_t);
+template void launch_dwt0(const std::uint16_t*, const std::uint16_t*, int, int, int, const DwtBands<std::int16_t>&,
+                          cudaStream_t);
+template void launch_dwt_wide(int, const std::int16_t*, const std::int16_t*, int, int, const DwtBands<std::int32_t>&,
+                              cudaStream_t);
+template void launch_dwt_wide(int, const std::int32_t*, const std::int32_t*, int, int, const DwtBands<std::int32_t>&,
+                              cudaStream_t);
+
+}  // namespace vq::adm::device

@@ -1,0 +1,82 @@
+// DWT row kernels (spec §4, §5): one output row of the four bands from four input rows.
+//
+// INCLUDED ONCE PER INSTRUCTION SET, inside a namespace, by adm_kernels.cpp: deliberately no
+// include guard. Plain loops that the compiler vectorises for the instruction set in force; all
+// arithmetic is integer, so every instruction set gives the same bits.
+
+// db2 taps x 2^15 (§4): tap k applies to input index 2i - 1 + k.
+inline constexpr int lo0 = 15826, lo1 = 27411, lo2 = 7345, lo3 = -4240;
+inline constexpr int hi0 = -4240, hi1 = -7345, hi2 = 27411, hi3 = -15826;
+
+// §4 vertical pass over `width` columns. Samples are centred first: sum(LO * (p - half)) equals
+// sum(LO * p) - 46342 * half exactly, and HI's taps sum to 0, so the spec's values come out of
+// 32-bit sums (|p - half| <= 2^15 and the taps' absolute sum is 54822 < 2^16) at every depth.
+template <typename Sample>
+void dwt0_vertical(const Sample* const* rows, int width, int bit_depth, std::int16_t* lo, std::int16_t* hi) {
+    const Sample* r0 = rows[0];
+    const Sample* r1 = rows[1];
+    const Sample* r2 = rows[2];
+    const Sample* r3 = rows[3];
+    const int half = 1 << (bit_depth - 1);
+    for (int x = 0; x < width; ++x) {
+        const int p0 = r0[x] - half, p1 = r1[x] - half, p2 = r2[x] - half, p3 = r3[x] - half;
+        lo[x] = std::int16_t((lo0 * p0 + lo1 * p1 + lo2 * p2 + lo3 * p3 + half) >> bit_depth);
+        hi[x] = std::int16_t((hi0 * p0 + hi1 * p1 + hi2 * p2 + hi3 * p3 + half) >> bit_depth);
+    }
+}
+
+// §4 horizontal pass: `count` outputs of each band. lo and hi hold the mirrored border already,
+// so index -1 and indices up to 2 * count are readable. Sums fit int32 (|L| <= 2^15).
+void dwt0_horizontal(const std::int16_t* lo, const std::int16_t* hi, int count, std::int16_t* a,
+                     std::int16_t* v, std::int16_t* h, std::int16_t* d) {
+    for (int j = 0; j < count; ++j) {
+        const std::int16_t* l = lo + 2 * j - 1;
+        const std::int16_t* e = hi + 2 * j - 1;
+        a[j] = std::int16_t((lo0 * l[0] + lo1 * l[1] + lo2 * l[2] + lo3 * l[3] + 32768) >> 16);
+        v[j] = std::int16_t((hi0 * l[0] + hi1 * l[1] + hi2 * l[2] + hi3 * l[3] + 32768) >> 16);
+        h[j] = std::int16_t((lo0 * e[0] + lo1 * e[1] + lo2 * e[2] + lo3 * e[3] + 32768) >> 16);
+        d[j] = std::int16_t((hi0 * e[0] + hi1 * e[1] + hi2 * e[2] + hi3 * e[3] + 32768) >> 16);
+    }
+}
+
+// §5 vertical pass of scale 1: the raw sums of the int16 scale-0 A band (no rounding), which
+// fit int32 (54822 * 2^15 < 2^31).
+void dwt1_vertical(const std::int16_t* const* rows, int width, std::int32_t* lo, std::int32_t* hi) {
+    const std::int16_t* r0 = rows[0];
+    const std::int16_t* r1 = rows[1];
+    const std::int16_t* r2 = rows[2];
+    const std::int16_t* r3 = rows[3];
+    for (int x = 0; x < width; ++x) {
+        const int p0 = r0[x], p1 = r1[x], p2 = r2[x], p3 = r3[x];
+        lo[x] = lo0 * p0 + lo1 * p1 + lo2 * p2 + lo3 * p3;
+        hi[x] = hi0 * p0 + hi1 * p1 + hi2 * p2 + hi3 * p3;
+    }
+}
+
+// §5 vertical pass of scales 2 and 3: 64-bit sums, + 32768, >> 16.
+void dwt23_vertical(const std::int32_t* const* rows, int width, std::int32_t* lo, std::int32_t* hi) {
+    const std::int32_t* r0 = rows[0];
+    const std::int32_t* r1 = rows[1];
+    const std::int32_t* r2 = rows[2];
+    const std::int32_t* r3 = rows[3];
+    for (int x = 0; x < width; ++x) {
+        const std::int64_t p0 = r0[x], p1 = r1[x], p2 = r2[x], p3 = r3[x];
+        lo[x] = std::int32_t((lo0 * p0 + lo1 * p1 + lo2 * p2 + lo3 * p3 + 32768) >> 16);
+        hi[x] = std::int32_t((hi0 * p0 + hi1 * p1 + hi2 * p2 + hi3 * p3 + 32768) >> 16);
+    }
+}
+
+// §5 horizontal pass of scales 1-3 with the scale's rounding (add, shift); padded as for scale 0.
+void dwt_wide_horizontal(const std::int32_t* lo, const std::int32_t* hi, int count, int add, int shift,
+                         std::int32_t* a, std::int32_t* v, std::int32_t* h, std::int32_t* d) {
+    for (int j = 0; j < count; ++j) {
+        const std::int32_t* l = lo + 2 * j - 1;
+        const std::int32_t* e = hi + 2 * j - 1;
+        const std::int64_t l0 = l[0], l1 = l[1], l2 = l[2], l3 = l[3];
+        const std::int64_t e0 = e[0], e1 = e[1], e2 = e[2], e3 = e[3];
+        a[j] = std::int32_t((lo0 * l0 + lo1 * l1 + lo2 * l2 + lo3 * l3 + add) >> shift);
+        v[j] = std::int32_t((hi0 * l0 + hi1 * l1 + hi2 * l2 + hi3 * l3 + add) >> shift);
+        h[j] = std::int32_t((lo0 * e0 + lo1 * e1 + lo2 * e2 + lo3 * e3 + add) >> shift);
+        d[j] = std::int32_t((hi0 * e0 + hi1 * e1 + hi2 * e2 + hi3 * e3 + add) >> shift);
+    }
+}

@@ -1,5 +1,6 @@
 #include "engine/registry.hpp"
 
+#include "metrics/adm/adm.hpp"
 #include "metrics/cambi/cambi.hpp"
 #include "metrics/ciede/ciede.hpp"
 #include "metrics/motion/motion.hpp"
@@ -10,6 +11,7 @@ namespace vq {
 const std::vector<FeatureDefinition>& feature_registry() {
     static const std::vector<FeatureDefinition> registry = {
         psnr::definition(),
+        adm::definition(),
         motion::definition(),
         cambi_definition(),
         ciede_definition(),

@@ -5,6 +5,7 @@
 #include "metrics/ciede/ciede.hpp"
 #include "metrics/motion/motion.hpp"
 #include "metrics/psnr/psnr.hpp"
+#include "metrics/vif/vif.hpp"
 
 namespace vq {
 
@@ -15,6 +16,7 @@ const std::vector<FeatureDefinition>& feature_registry() {
         motion::definition(),
         cambi_definition(),
         ciede_definition(),
+        vif::definition(),
     };
     return registry;
 }

@@ -1,0 +1,35 @@
+// Integer VIF, CPU twin: the exact per-scale accumulators from the two luma planes, with the
+// best stage variant this CPU runs.
+#include "metrics/vif/vif.hpp"
+#include "metrics/vif/vif_kernels.hpp"
+#include "metrics/vif/vif_pyramid.hpp"
+
+namespace vq::vif {
+namespace {
+
+class VifCpu final : public ScorerTwin<CpuFeature, Scorer> {
+public:
+    using ScorerTwin::ScorerTwin;
+
+    void compute(const FramePair& pair, std::span<std::byte> bytes) const override {
+        const int bit_depth = pair.distorted.format().bit_depth;
+        const Options& options = scorer_.options();
+        block_as<Block>(bytes) =
+            bit_depth > 8
+                ? compute_block(pair.reference.plane<std::uint16_t>(0),
+                                pair.distorted.plane<std::uint16_t>(0), bit_depth, options, kernels_)
+                : compute_block(pair.reference.plane<std::uint8_t>(0),
+                                pair.distorted.plane<std::uint8_t>(0), bit_depth, options, kernels_);
+    }
+
+private:
+    const Kernels& kernels_ = best_kernels();
+};
+
+}  // namespace
+
+std::unique_ptr<CpuFeature> make_cpu(const OptionValues& values) {
+    return std::make_unique<VifCpu>(Scorer(values));
+}
+
+}  // namespace vq::vif

@@ -8,6 +8,7 @@
 namespace vq::adm {
 
 std::unique_ptr<CpuFeature> make_cpu(const OptionValues& values);
+std::unique_ptr<Feature> make_cuda(const OptionValues& values);
 
 FeatureDefinition definition() {
     FeatureDefinition definition;
@@ -35,6 +36,9 @@ FeatureDefinition definition() {
         {"adm_skip_aim", OptionType::boolean, false, 0, 0, {}, "", "skip the AIM pass (aim = 0)"},
     };
     definition.make_cpu = make_cpu;
+#if VQ_WITH_CUDA
+    definition.make_cuda = make_cuda;
+#endif
     return definition;
 }
 

@@ -19,6 +19,21 @@ constexpr int dwt_tile_height = 8;
 constexpr int dwt_threads = dwt_tile_width * dwt_tile_height;
 constexpr int dwt_span = 2 * dwt_tile_width + 2;
 
+// One image's four output bands.
+template <typename Out>
+struct ImageBands {
+    Out *a, *h, *v, *d;
+};
+
+// Image blockIdx.z's bands, picked pointer by pointer (indexing the kernel parameter's array with
+// blockIdx.z would copy it to local memory).
+template <typename Out>
+__device__ ImageBands<Out> image_bands(const DwtBands<Out>& out) {
+    const bool first = blockIdx.z == 0;
+    return {first ? out.band[0][band_a] : out.band[1][band_a], first ? out.band[0][band_h] : out.band[1][band_h],
+            first ? out.band[0][band_v] : out.band[1][band_v], first ? out.band[0][band_d] : out.band[1][band_d]};
+}
+
 template <typename Mid>
 struct VerticalPair {
     Mid low, high;
@@ -28,7 +43,7 @@ struct VerticalPair {
 // of a column into a VerticalPair, `horizontal(four values, high_pass)` four vertical results of
 // a row into one band value. Both follow §3.1's mirroring at the plane edges.
 template <typename Mid, typename In, typename Out, typename Vertical, typename Horizontal>
-__device__ void dwt_tile(const In* source, int width, int height, Out* const* bands, int out_width, int out_height,
+__device__ void dwt_tile(const In* source, int width, int height, ImageBands<Out> bands, int out_width, int out_height,
                          Vertical vertical, Horizontal horizontal) {
     __shared__ Mid low[dwt_tile_height][dwt_span];
     __shared__ Mid high[dwt_tile_height][dwt_span];
@@ -55,19 +70,18 @@ __device__ void dwt_tile(const In* source, int width, int height, Out* const* ba
     const Mid* l = &low[threadIdx.y][2 * threadIdx.x];
     const Mid* e = &high[threadIdx.y][2 * threadIdx.x];
     const std::size_t at = std::size_t(i) * std::size_t(out_width) + j;
-    bands[band_a][at] = horizontal(l, false);
-    bands[band_h][at] = horizontal(e, false);  // h: high vertically, low horizontally
-    bands[band_v][at] = horizontal(l, true);   // v: low vertically, high horizontally
-    bands[band_d][at] = horizontal(e, true);   // d
+    bands.a[at] = horizontal(l, false);
+    bands.h[at] = horizontal(e, false);  // high vertically, low horizontally
+    bands.v[at] = horizontal(l, true);   // low vertically, high horizontally
+    bands.d[at] = horizontal(e, true);
 }
 
 template <typename Sample>
 __global__ void __launch_bounds__(dwt_threads)
     dwt0(const Sample* reference, const Sample* distorted, int width, int height, int bit_depth,
          DwtBands<std::int16_t> out, int out_width, int out_height) {
-    const int image = blockIdx.z;
     dwt_tile<std::int16_t>(
-        image == 0 ? reference : distorted, width, height, out.band[image], out_width, out_height,
+        blockIdx.z == 0 ? reference : distorted, width, height, image_bands(out), out_width, out_height,
         [bit_depth](int p0, int p1, int p2, int p3) {
             const Pair16 v = dwt0_vertical(p0, p1, p2, p3, bit_depth);
             return VerticalPair<std::int16_t>{v.low, v.high};
@@ -91,9 +105,8 @@ template <typename In>
 __global__ void __launch_bounds__(dwt_threads)
     dwt_wide(const In* reference, const In* distorted, int width, int height, Rounding rounding,
              DwtBands<std::int32_t> out, int out_width, int out_height) {
-    const int image = blockIdx.z;
     dwt_tile<std::int32_t>(
-        image == 0 ? reference : distorted, width, height, out.band[image], out_width, out_height,
+        blockIdx.z == 0 ? reference : distorted, width, height, image_bands(out), out_width, out_height,
         [rounding](std::int64_t p0, std::int64_t p1, std::int64_t p2, std::int64_t p3) {
             return VerticalPair<std::int32_t>{
                 dwt_wide_low(p0, p1, p2, p3, rounding.vertical_add, rounding.vertical_shift),

@@ -9,11 +9,12 @@ inline constexpr double cos_squared_one_degree = double(0x1.ffd814p-1f);
 
 // §6.1: the (h, v) vectors of ref and dis are within 1 degree of each other. Each int64 goes
 // through float first; everything after that is double.
+// Both comparisons are always evaluated (& rather than &&), which lets the loops vectorise.
 inline bool within_one_degree(float dp, float oo, float tt) {
     const double d = double(dp) / 4096.0;
     const double o = double(oo) / 4096.0;
     const double t = double(tt) / 4096.0;
-    return d >= 0 && d * d >= (cos_squared_one_degree * o) * t;
+    return (d >= 0) & (d * d >= (cos_squared_one_degree * o) * t);
 }
 
 // §6.3: the gain limit applied to a restored value r of reference o and distorted t.
@@ -22,58 +23,95 @@ inline double limited_gain(std::int64_t r, std::int64_t o, std::int64_t t, doubl
     return o > 0 ? std::min(scaled, double(t)) : std::max(scaled, double(t));
 }
 
-// Scale 0 (int16 bands), columns [begin, end). `angle` is scratch for one flag per column.
-void decouple0(const std::int16_t* const* o, const std::int16_t* const* t, int begin, int end,
-               double gain_limit, std::uint8_t* angle, std::int16_t* const* r, std::int16_t* const* a) {
+// Scale 0, one band: k, R and A of §6.2 and §6.3 in int32. The int64 product div * t of §6.2
+// is split as div = hi * 2^15 + lo (lo in [0, 2^15)), so (div * t + 16384) >> 15 is exactly
+// hi * t + ((lo * t + 16384) >> 15), two products that fit int32. o = 0 needs no special case
+// here: its table entry 0 gives k = 0 instead of 32768, but r = (k * 0 + 16384) >> 15 = 0
+// either way and the gain limit skips o = 0. With an integral gain limit the double product
+// and comparison of §6.3 are exact integers, so they are done in int32 too.
+template <bool integral_gain>
+void decouple0_band(const std::int16_t* o, const std::int16_t* t, int begin, int end, double gain_limit,
+                    const std::uint8_t* angle, std::int16_t* r, std::int16_t* a) {
+    const int gain = int(gain_limit);
     for (int j = begin; j < end; ++j) {
-        // Products below 2^31 and their sums are exact in double, hence float(double) rounds
-        // the exact int64 value once, as the reference's int64 -> float conversion does.
-        const double dp = double(o[0][j]) * t[0][j] + double(o[1][j]) * t[1][j];
-        const double oo = double(o[0][j]) * o[0][j] + double(o[1][j]) * o[1][j];
-        const double tt = double(t[0][j]) * t[0][j] + double(t[1][j]) * t[1][j];
-        angle[j] = within_one_degree(float(dp), float(oo), float(tt));
-    }
-    for (int b = 0; b < 3; ++b) {
-        const std::int16_t* ob = o[b];
-        const std::int16_t* tb = t[b];
-        for (int j = begin; j < end; ++j) {
-            const int oj = ob[j], tj = tb[j];
-            int k = 32768;
-            if (oj != 0) k = int((std::int64_t(div_table[div_table_centre + oj]) * tj + 16384) >> 15);
-            k = std::min(std::max(k, 0), 32768);
-            int rj = (k * oj + 16384) >> 15;
-            if (angle[j] && k > 0 && oj != 0) rj = int(limited_gain(rj, oj, tj, gain_limit));
-            r[b][j] = std::int16_t(rj);
-            a[b][j] = std::int16_t(tj - rj);
+        const int oj = o[j], tj = t[j];
+        const int div = div_table[div_table_centre + oj];
+        const int k = std::min(std::max((div >> 15) * tj + (((div & 32767) * tj + 16384) >> 15), 0), 32768);
+        int rj = (k * oj + 16384) >> 15;
+        const bool limit = angle[j] && k > 0 && oj != 0;
+        if constexpr (integral_gain) {
+            const int scaled = rj * gain;
+            const int limited = oj > 0 ? std::min(scaled, tj) : std::max(scaled, tj);
+            rj = limit ? limited : rj;
+        } else if (limit) {
+            rj = int(limited_gain(rj, oj, tj, gain_limit));
         }
+        r[j] = std::int16_t(rj);
+        a[j] = std::int16_t(tj - rj);
     }
 }
 
-// Scales 1-3 (int32 bands): the divisor is rounded to 15 significant bits first (§6.2).
+// Scale 0 (int16 bands), columns [begin, end). `angle` is scratch for one flag per column.
+void decouple0(const std::int16_t* const* o, const std::int16_t* const* t, int begin, int end,
+               double gain_limit, std::uint8_t* angle, std::int16_t* const* r, std::int16_t* const* a) {
+    const std::int16_t *oh = o[0], *ov = o[1], *th = t[0], *tv = t[1];
+    for (int j = begin; j < end; ++j) {
+        // Products below 2^31 and their sums are exact in double, hence float(double) rounds
+        // the exact int64 value once, as the reference's int64 -> float conversion does.
+        const double dp = double(oh[j]) * th[j] + double(ov[j]) * tv[j];
+        const double oo = double(oh[j]) * oh[j] + double(ov[j]) * ov[j];
+        const double tt = double(th[j]) * th[j] + double(tv[j]) * tv[j];
+        angle[j] = within_one_degree(float(dp), float(oo), float(tt));
+    }
+    const bool integral_gain = gain_limit == double(int(gain_limit));
+    for (int b = 0; b < 3; ++b) {
+        if (integral_gain) decouple0_band<true>(o[b], t[b], begin, end, gain_limit, angle, r[b], a[b]);
+        else decouple0_band<false>(o[b], t[b], begin, end, gain_limit, angle, r[b], a[b]);
+    }
+}
+
+// Scales 1-3, one band: the divisor is rounded to 15 significant bits first (§6.2). o = 0 needs
+// no special case, as at scale 0: the table's entry 0 makes k = 0, and r = 0 either way.
+template <bool integral_gain>
+void decouple_wide_band(const std::int32_t* o, const std::int32_t* t, int begin, int end, double gain_limit,
+                        const std::uint8_t* angle, std::int32_t* r, std::int32_t* a) {
+    const std::int64_t gain = std::int64_t(gain_limit);
+    for (int j = begin; j < end; ++j) {
+        const std::int64_t oj = o[j], tj = t[j];
+        const std::uint32_t m = std::uint32_t(oj < 0 ? -oj : oj);
+        const int e = m < 32768 ? 0 : std::bit_width(m) - 15;
+        const std::uint32_t rounded = (m + ((1u << e) >> 1)) >> e;
+        const std::int64_t quotient = std::int64_t(div_table[div_table_centre + rounded]) * tj;
+        std::int64_t k = ((oj < 0 ? -quotient : quotient) + (std::int64_t(1) << (14 + e))) >> (15 + e);
+        k = std::min<std::int64_t>(std::max<std::int64_t>(k, 0), 32768);
+        std::int64_t rj = std::int32_t((k * oj + 16384) >> 15);
+        const bool limit = angle[j] && k > 0 && oj != 0;
+        if constexpr (integral_gain) {
+            // |r| < 2^31 and gain <= 100: the double product of §6.3 is an exact integer here.
+            const std::int64_t scaled = rj * gain;
+            const std::int64_t limited = oj > 0 ? std::min(scaled, tj) : std::max(scaled, tj);
+            rj = limit ? limited : rj;
+        } else if (limit) {
+            rj = std::int32_t(limited_gain(rj, oj, tj, gain_limit));
+        }
+        r[j] = std::int32_t(rj);
+        a[j] = std::int32_t(tj - rj);
+    }
+}
+
+// Scales 1-3 (int32 bands), columns [begin, end).
 void decouple_wide(const std::int32_t* const* o, const std::int32_t* const* t, int begin, int end,
                    double gain_limit, std::uint8_t* angle, std::int32_t* const* r, std::int32_t* const* a) {
+    const std::int32_t *oh = o[0], *ov = o[1], *th = t[0], *tv = t[1];
     for (int j = begin; j < end; ++j) {
-        const std::int64_t oh = o[0][j], ov = o[1][j], th = t[0][j], tv = t[1][j];
-        angle[j] = within_one_degree(float(oh * th + ov * tv), float(oh * oh + ov * ov), float(th * th + tv * tv));
+        const std::int64_t dp = std::int64_t(oh[j]) * th[j] + std::int64_t(ov[j]) * tv[j];
+        const std::int64_t oo = std::int64_t(oh[j]) * oh[j] + std::int64_t(ov[j]) * ov[j];
+        const std::int64_t tt = std::int64_t(th[j]) * th[j] + std::int64_t(tv[j]) * tv[j];
+        angle[j] = within_one_degree(float(dp), float(oo), float(tt));
     }
+    const bool integral_gain = gain_limit == double(int(gain_limit));
     for (int b = 0; b < 3; ++b) {
-        const std::int32_t* ob = o[b];
-        const std::int32_t* tb = t[b];
-        for (int j = begin; j < end; ++j) {
-            const std::int64_t oj = ob[j], tj = tb[j];
-            std::int64_t k = 32768;
-            if (oj != 0) {
-                const std::uint32_t m = std::uint32_t(oj < 0 ? -oj : oj);
-                const int e = m < 32768 ? 0 : std::bit_width(m) - 15;
-                const std::uint32_t rounded = e == 0 ? m : (m + (1u << (e - 1))) >> e;
-                const std::int64_t quotient = std::int64_t(div_table[div_table_centre + rounded]) * tj;
-                k = ((oj < 0 ? -quotient : quotient) + (std::int64_t(1) << (14 + e))) >> (15 + e);
-            }
-            k = std::min<std::int64_t>(std::max<std::int64_t>(k, 0), 32768);
-            std::int64_t rj = std::int32_t((k * oj + 16384) >> 15);
-            if (angle[j] && k > 0 && oj != 0) rj = std::int32_t(limited_gain(rj, oj, tj, gain_limit));
-            r[b][j] = std::int32_t(rj);
-            a[b][j] = std::int32_t(tj - rj);
-        }
+        if (integral_gain) decouple_wide_band<true>(o[b], t[b], begin, end, gain_limit, angle, r[b], a[b]);
+        else decouple_wide_band<false>(o[b], t[b], begin, end, gain_limit, angle, r[b], a[b]);
     }
 }

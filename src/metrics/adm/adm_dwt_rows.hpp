@@ -1,8 +1,9 @@
 // DWT row kernels (spec §4, §5): one output row of the four bands from four input rows.
 //
 // INCLUDED ONCE PER INSTRUCTION SET, inside a namespace, by adm_kernels.cpp: deliberately no
-// include guard. Plain loops that the compiler vectorises for the instruction set in force; all
-// arithmetic is integer, so every instruction set gives the same bits.
+// include guard. VQ_ADM_SIMD is 0 (baseline), 256 (AVX2) or 512 (AVX-512): plain loops that the
+// compiler vectorises, plus intrinsics where it cannot see the pattern. All arithmetic is integer,
+// so every instruction set gives the same bits.
 
 // db2 taps x 2^15 (§4): tap k applies to input index 2i - 1 + k.
 inline constexpr int lo0 = 15826, lo1 = 27411, lo2 = 7345, lo3 = -4240;
@@ -25,11 +26,57 @@ void dwt0_vertical(const Sample* const* rows, int width, int bit_depth, std::int
     }
 }
 
+#if VQ_ADM_SIMD
+// Two int16 taps side by side, as one int32 lane of a multiply-add's coefficients: the low half
+// multiplies the even-indexed (first) sample of each pair.
+constexpr std::int32_t tap_pair(int first, int second) {
+    return std::int32_t((std::uint32_t(std::uint16_t(second)) << 16) | std::uint16_t(first));
+}
+#endif
+
 // §4 horizontal pass: `count` outputs of each band. lo and hi hold the mirrored border already,
-// so index -1 and indices up to 2 * count are readable. Sums fit int32 (|L| <= 2^15).
+// so index -1 and indices up to 2 * count are readable. Sums fit int32 (|L| <= 2^15) and every
+// result fits int16 (|sum| <= 54822 * 2^15, shifted by 16), so packing never saturates.
 void dwt0_horizontal(const std::int16_t* lo, const std::int16_t* hi, int count, std::int16_t* a,
                      std::int16_t* v, std::int16_t* h, std::int16_t* d) {
-    for (int j = 0; j < count; ++j) {
+    int j = 0;
+#if VQ_ADM_SIMD
+    // Output j is taps (0, 1) on the pair at 2j - 1 plus taps (2, 3) on the pair at 2j + 1: two
+    // 16-bit multiply-adds over unaligned loads.
+#if VQ_ADM_SIMD == 512
+    using Vec = __m512i;
+    constexpr int lanes = 16;
+    auto set = [](std::int32_t x) { return _mm512_set1_epi32(x); };
+    auto load = [](const std::int16_t* p) { return _mm512_loadu_si512(p); };
+    auto band = [](Vec first, Vec second, Vec c01, Vec c23, std::int16_t* out) {
+        const Vec sum = _mm512_add_epi32(_mm512_madd_epi16(first, c01), _mm512_madd_epi16(second, c23));
+        const Vec rounded = _mm512_srai_epi32(_mm512_add_epi32(sum, _mm512_set1_epi32(32768)), 16);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), _mm512_cvtepi32_epi16(rounded));
+    };
+#else
+    using Vec = __m256i;
+    constexpr int lanes = 8;
+    auto set = [](std::int32_t x) { return _mm256_set1_epi32(x); };
+    auto load = [](const std::int16_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); };
+    auto band = [](Vec first, Vec second, Vec c01, Vec c23, std::int16_t* out) {
+        const Vec sum = _mm256_add_epi32(_mm256_madd_epi16(first, c01), _mm256_madd_epi16(second, c23));
+        const Vec rounded = _mm256_srai_epi32(_mm256_add_epi32(sum, _mm256_set1_epi32(32768)), 16);
+        const Vec packed = _mm256_permute4x64_epi64(_mm256_packs_epi32(rounded, rounded), 0x08);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out), _mm256_castsi256_si128(packed));
+    };
+#endif
+    const Vec lo01 = set(tap_pair(lo0, lo1)), lo23 = set(tap_pair(lo2, lo3));
+    const Vec hi01 = set(tap_pair(hi0, hi1)), hi23 = set(tap_pair(hi2, hi3));
+    for (; j + lanes <= count; j += lanes) {
+        const Vec l_first = load(lo + 2 * j - 1), l_second = load(lo + 2 * j + 1);
+        const Vec h_first = load(hi + 2 * j - 1), h_second = load(hi + 2 * j + 1);
+        band(l_first, l_second, lo01, lo23, a + j);
+        band(l_first, l_second, hi01, hi23, v + j);
+        band(h_first, h_second, lo01, lo23, h + j);
+        band(h_first, h_second, hi01, hi23, d + j);
+    }
+#endif
+    for (; j < count; ++j) {
         const std::int16_t* l = lo + 2 * j - 1;
         const std::int16_t* e = hi + 2 * j - 1;
         a[j] = std::int16_t((lo0 * l[0] + lo1 * l[1] + lo2 * l[2] + lo3 * l[3] + 32768) >> 16);

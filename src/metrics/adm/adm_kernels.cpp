@@ -9,6 +9,10 @@
 
 #include "metrics/adm/adm_div_table.hpp"
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
 namespace vq::adm {
 namespace {
 
@@ -21,6 +25,7 @@ namespace {
             name::masked_row0, name::masked_row_wide, name::cubed_row0, name::cubed_row_wide         \
     }
 
+#define VQ_ADM_SIMD 0
 namespace baseline {
 #include "metrics/adm/adm_dwt_rows.hpp"
 #include "metrics/adm/adm_decouple_rows.hpp"
@@ -34,6 +39,8 @@ namespace baseline {
 #define VQ_ADM_X86_VARIANTS 1
 #pragma GCC push_options
 #pragma GCC target("avx2,bmi,bmi2,lzcnt,popcnt")
+#undef VQ_ADM_SIMD
+#define VQ_ADM_SIMD 256
 namespace avx2 {
 #include "metrics/adm/adm_dwt_rows.hpp"
 #include "metrics/adm/adm_decouple_rows.hpp"
@@ -44,7 +51,9 @@ namespace avx2 {
 #pragma GCC pop_options
 
 #pragma GCC push_options
-#pragma GCC target("avx512f,avx512bw,avx512dq,avx512vl,avx2,bmi,bmi2,lzcnt,popcnt")
+#pragma GCC target("avx512f,avx512bw,avx512dq,avx512vl,avx512cd,avx2,bmi,bmi2,lzcnt,popcnt")
+#undef VQ_ADM_SIMD
+#define VQ_ADM_SIMD 512
 namespace avx512 {
 #include "metrics/adm/adm_dwt_rows.hpp"
 #include "metrics/adm/adm_decouple_rows.hpp"
@@ -64,7 +73,8 @@ std::span<const Kernels> available_kernels() {
         std::vector<Kernels> found;
 #if VQ_ADM_X86_VARIANTS
         if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-            __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+            __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+            __builtin_cpu_supports("avx512cd"))
             found.push_back(VQ_ADM_KERNEL_TABLE(avx512));
         if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2"))
             found.push_back(VQ_ADM_KERNEL_TABLE(avx2));

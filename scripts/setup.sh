@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # setup.sh — installs vq's build dependencies from Debian's packages and builds vq (Release) in
 # ./build. CUDA is used when nvcc is found (/usr/local/cuda or PATH); the build works without it.
+# FFmpeg's libraries (container input) and the ffmpeg binary (the tests' clips) are optional too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake ninja-build g++ pkg-config xz-utils libtbb-dev libcli11-dev nlohmann-json3-dev
-          libfmt-dev libgtest-dev libgmock-dev libbenchmark-dev libpng-dev)
+          libfmt-dev libgtest-dev libgmock-dev libbenchmark-dev libpng-dev
+          libavformat-dev libavcodec-dev libavutil-dev libswscale-dev ffmpeg)
 missing=()
 for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then

@@ -49,13 +49,21 @@ Arguments parse_arguments(int argc, char** argv) {
     int gpu = 0;
     bool json = false, xml = false, csv = false, sub = false, no_prediction = false;
 
-    app.add_option("-r,--reference", args.reference, "reference video (.y4m, or raw .yuv with -w -h -p -b)");
-    app.add_option("-d,--distorted", args.distorted, "distorted video");
+    app.add_option("-r,--reference", args.reference,
+                   "reference video: .y4m, raw .yuv with -w -h -p -b, any container FFmpeg reads (mp4, mkv, "
+                   "webm, mov ...), or - for a Y4M stream on standard input");
+    app.add_option("-d,--distorted", args.distorted, "distorted video (as -r)");
     app.add_option("-w,--width", args.width, "raw YUV width")->check(CLI::PositiveNumber);
     app.add_option("-h,--height", args.height, "raw YUV height")->check(CLI::PositiveNumber);
     app.add_option("-p,--pixel_format", args.pixel_format, "raw YUV layout")
         ->check(CLI::IsMember({"420", "422", "444", "400"}));
     app.add_option("-b,--bitdepth", args.bit_depth, "raw YUV bit depth")->check(CLI::Range(8, 16));
+    std::string scale;
+    app.add_option("--scale", scale,
+                   "scale the distorted video to WxH (the reference's size) with libswscale: WxH or WxH:filter "
+                   "(bicubic by default; bilinear, lanczos, neighbor, area, spline ...)");
+    app.add_option("--decode-threads", args.decode_threads,
+                   "FFmpeg decoder threads per input (default: FFmpeg's choice, about one per core)");
     app.add_option("--feature", args.features, "feature to compute: NAME or NAME=key=val:key=val (repeatable)");
     app.add_option("-m,--model", model, "VMAF model (not supported by this version of vq)");
     app.add_option("-o,--output", args.output, "write the scores to this file");
@@ -102,7 +110,10 @@ Arguments parse_arguments(int argc, char** argv) {
     args.session.gpu = gpu;
     args.loop = {frame_cnt, skip_ref, skip_dist};
 
+    if (!scale.empty()) args.scale = parse_scale(scale);
     if (args.demo) return args;
+    if (args.reference == "-" && args.distorted == "-")
+        throw usage_error("-r and -d cannot both read standard input ('-')");
     if (args.distorted.empty()) throw usage_error("-d/--distorted is required (or --demo)");
     if (args.raw_input() && (!args.width || !args.height || args.pixel_format.empty() || !args.bit_depth))
         throw usage_error("raw YUV input needs all of -w/--width, -h/--height, -p/--pixel_format, -b/--bitdepth");

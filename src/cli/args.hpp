@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "engine/driver.hpp"
+#include "io/scale.hpp"
 #include "report/report.hpp"
 #include "vq/session.hpp"
 
@@ -18,6 +19,8 @@ struct Arguments {
     int height = 0;
     std::string pixel_format;  // raw YUV: 420, 422, 444, 400
     int bit_depth = 0;         // raw YUV
+    std::optional<ScaleSpec> scale;  // --scale: the distorted video's pictures are scaled to this
+    unsigned decode_threads = 0;     // FFmpeg decoder threads per input; 0: FFmpeg's choice
     std::vector<std::string> features;
     std::string output;
     OutputFormat format = OutputFormat::xml;  // libvmaf's default when -o is given

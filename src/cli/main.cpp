@@ -13,6 +13,8 @@
 #include "cli/progress.hpp"
 #include "engine/driver.hpp"
 #include "io/frame_source.hpp"
+#include "io/open_video.hpp"
+#include "io/scale.hpp"
 #include "vq/error.hpp"
 #include "vq/synthetic.hpp"
 
@@ -22,24 +24,21 @@ namespace {
 constexpr int exit_runtime = 1;
 constexpr int exit_usage = 2;
 
-std::unique_ptr<FrameSource> open_input(const Arguments& args, const std::string& path) {
-    if (!args.raw_input()) return open_y4m(path);
-    static const std::pair<const char*, ChromaFormat> formats[] = {
-        {"420", ChromaFormat::yuv420}, {"422", ChromaFormat::yuv422},
-        {"444", ChromaFormat::yuv444}, {"400", ChromaFormat::yuv400}};
-    VideoFormat format{args.width, args.height, args.bit_depth, ChromaFormat::yuv420};
-    for (const auto& [name, chroma] : formats)
-        if (args.pixel_format == name) format.chroma = chroma;
-    validate(format);
-    return open_yuv(path, format);
-}
-
-// Frames in the file, from its size, for the progress line's ETA (Y4M: an estimate).
-std::optional<std::size_t> estimated_frames(const std::string& path, const VideoFormat& format, bool raw) {
-    std::error_code error;
-    const auto bytes = std::filesystem::file_size(path, error);
-    if (error || format.frame_bytes() == 0) return std::nullopt;
-    return bytes / (format.frame_bytes() + (raw ? 0 : 6));
+// Y4M, raw YUV (-w -h -p -b), "-" (Y4M on standard input) or, through FFmpeg, any container.
+OpenedInput open_input(const Arguments& args, const std::string& path) {
+    InputOptions options;
+    options.decode.threads = args.decode_threads;
+    if (args.raw_input()) {
+        static const std::pair<const char*, ChromaFormat> formats[] = {
+            {"420", ChromaFormat::yuv420}, {"422", ChromaFormat::yuv422},
+            {"444", ChromaFormat::yuv444}, {"400", ChromaFormat::yuv400}};
+        VideoFormat format{args.width, args.height, args.bit_depth, ChromaFormat::yuv420};
+        for (const auto& [name, chroma] : formats)
+            if (args.pixel_format == name) format.chroma = chroma;
+        validate(format);
+        options.raw = format;
+    }
+    return open_video(path, options);
 }
 
 // Opens the output file before any work, so that an unwritable path fails at once; the scores
@@ -122,11 +121,15 @@ ScoreTable run_files(const Arguments& args, bool progress_enabled) {
     if (needs_reference && args.reference.empty())
         throw usage_error("-r/--reference is required by the requested features");
 
-    auto distorted = open_input(args, args.distorted);
+    OpenedInput distorted_input = open_input(args, args.distorted);
+    auto distorted = std::move(distorted_input.source);
+    if (args.scale) distorted = scale_frames(std::move(distorted), *args.scale);
     std::unique_ptr<FrameSource> reference;
     if (needs_reference) {
-        reference = open_input(args, args.reference);
+        OpenedInput reference_input = open_input(args, args.reference);
+        reference = std::move(reference_input.source);
         check_compatible(*reference, *distorted);
+        report_frame_rates(reference_input, distorted_input, std::cerr);
     }
     session.start(distorted->format());
     announce_fallbacks(session, args);
@@ -142,8 +145,7 @@ ScoreTable run_files(const Arguments& args, bool progress_enabled) {
     distorted = read_ahead(std::move(distorted), read_ahead_frames, read_threads);
     if (reference) reference = read_ahead(std::move(reference), read_ahead_frames, read_threads);
 
-    auto total = estimated_frames(args.distorted, distorted->format(), args.raw_input());
-    ProgressLine progress(std::cerr, progress_enabled, total);
+    ProgressLine progress(std::cerr, progress_enabled, distorted_input.frame_count);
     ScoreTable table = run_frame_loop(session, reference.get(), *distorted, args.loop, std::cerr,
                                       [&](std::size_t frames) { progress.update(frames); });
     progress.finish();

@@ -11,7 +11,8 @@ void check_compatible(const FrameSource& reference, const FrameSource& distorted
     const VideoFormat& b = distorted.format();
     std::vector<std::string> problems;
     if (a.width != b.width || a.height != b.height)
-        problems.push_back(fmt::format("sizes differ ({}x{} vs {}x{})", a.width, a.height, b.width, b.height));
+        problems.push_back(fmt::format("sizes differ ({}x{} vs {}x{}; --scale {}x{} scales the distorted video)",
+                                       a.width, a.height, b.width, b.height, a.width, a.height));
     if (a.bit_depth != b.bit_depth)
         problems.push_back(fmt::format("bit depths differ ({} vs {})", a.bit_depth, b.bit_depth));
     if (a.chroma != b.chroma)

@@ -27,7 +27,9 @@ constexpr std::size_t max_read_bytes = std::size_t(1) << 30;
 }  // namespace
 
 InputFile::InputFile(std::string path) : path_(std::move(path)) {
-    fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+    // "-" is standard input (a Y4M stream piped from ffmpeg, say); a duplicate descriptor keeps
+    // closing uniform.
+    fd_ = path_ == "-" ? ::fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0) : ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd_ < 0)
         throw runtime_error(fmt::format("cannot open '{}': {}", path_, std::strerror(errno)));
     struct stat info {};

@@ -18,7 +18,7 @@ namespace vq {
 
 class InputFile {
 public:
-    // Throws vq::Error (runtime): "cannot open 'path': <reason>".
+    // Throws vq::Error (runtime): "cannot open 'path': <reason>". The path "-" is standard input.
     explicit InputFile(std::string path);
     ~InputFile();
     InputFile(InputFile&& other) noexcept;

@@ -1,0 +1,359 @@
+#include "io/ffmpeg_source.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <exception>
+#include <new>
+#include <type_traits>
+#include <utility>
+
+#include <fmt/format.h>
+
+extern "C" {
+#include <libavutil/pixdesc.h>
+}
+
+#include "io/ffmpeg_pixels.hpp"
+#include "io/ffmpeg_util.hpp"
+#include "io/recycling_allocator.hpp"
+#include "vq/error.hpp"
+
+namespace vq {
+namespace {
+
+using namespace ffmpeg;
+
+// Bytes in memory behind a custom AVIOContext, readable and seekable like a file.
+struct MemoryInput {
+    std::span<const std::byte> bytes;
+    std::size_t position = 0;
+};
+
+int read_memory(void* opaque, std::uint8_t* buffer, int size) {
+    auto& input = *static_cast<MemoryInput*>(opaque);
+    const std::size_t count = std::min(input.bytes.size() - input.position, std::size_t(std::max(size, 0)));
+    if (count == 0) return AVERROR_EOF;
+    std::memcpy(buffer, input.bytes.data() + input.position, count);
+    input.position += count;
+    return int(count);
+}
+
+std::int64_t seek_memory(void* opaque, std::int64_t offset, int whence) {
+    auto& input = *static_cast<MemoryInput*>(opaque);
+    const auto size = std::int64_t(input.bytes.size());
+    if (whence & AVSEEK_SIZE) return size;
+    std::int64_t base = 0;
+    switch (whence & ~AVSEEK_FORCE) {
+        case SEEK_SET: base = 0; break;
+        case SEEK_CUR: base = std::int64_t(input.position); break;
+        case SEEK_END: base = size; break;
+        default: return AVERROR(EINVAL);
+    }
+    if (offset > size || offset < -size || base + offset < 0 || base + offset > size) return AVERROR(EINVAL);
+    input.position = std::size_t(base + offset);
+    return base + offset;
+}
+
+class Decoder final : public FfmpegSource {
+public:
+    Decoder(std::string path, std::unique_ptr<MemoryInput> memory, const DecodeOptions& options)
+        : path_(std::move(path)), memory_(std::move(memory)), allocator_(recycling_allocator()) {
+        install_log_handler();
+        take_logged_error();  // an earlier input's leftovers explain nothing here
+        open_container();
+        open_decoder(options);
+        packet_ = make_packet();
+        frame_ = make_frame();
+        log_.take();  // what opening logged (probing other streams, say) is not damage to a frame
+        have_frame_ = decode();  // its errors name frame 0
+        if (!have_frame_) fail_open("no frame could be decoded");
+        std::string why;
+        const auto format = picture_format(AVPixelFormat(frame_->format), frame_->width, frame_->height, why);
+        if (!format) fail_open(why);
+        format_ = *format;
+        try {
+            validate(format_);
+        } catch (const Error& error) {
+            fail_open(error.what());
+        }
+        pixel_format_ = frame_->format;
+        describe_stream();
+    }
+
+    const VideoFormat& format() const override { return format_; }
+    const std::string& path() const override { return path_; }
+    const StreamInfo& info() const override { return info_; }
+
+    std::optional<Picture> next() override {
+        return guarded([this]() -> std::optional<Picture> {
+            if (!advance()) return std::nullopt;
+            FrameBuffer buffer = allocator_(format_.frame_bytes());
+            if (!buffer) throw std::bad_alloc();
+            Picture picture(format_, std::move(buffer));
+            copy_frame(*frame_, picture);
+            release_frame();
+            return picture;
+        });
+    }
+
+    // A compressed frame can only be stepped over by decoding it.
+    bool skip() override {
+        return guarded([this] {
+            if (!advance()) return false;
+            release_frame();
+            return true;
+        });
+    }
+
+    void set_allocator(BufferAllocator allocator) override {
+        allocator_ = allocator ? std::move(allocator) : recycling_allocator();
+    }
+
+private:
+    // --- opening -------------------------------------------------------------------------------
+
+    [[noreturn]] void fail_open(const std::string& problem, int code = 0) const {
+        std::string message = fmt::format("cannot read '{}': {}", path_, problem);
+        if (code) message += ": " + error_text(code);
+        if (const std::string logged = take_logged_error(); !logged.empty()) message += " (" + logged + ")";
+        throw runtime_error(message);
+    }
+
+    void open_container() {
+        AVFormatContext* context = avformat_alloc_context();
+        if (!context) throw std::bad_alloc();
+        Dictionary options;
+        if (memory_) {
+            constexpr int buffer_bytes = 64 * 1024;
+            auto* buffer = static_cast<unsigned char*>(av_malloc(buffer_bytes));
+            if (!buffer) {
+                avformat_free_context(context);
+                throw std::bad_alloc();
+            }
+            io_.reset(avio_alloc_context(buffer, buffer_bytes, 0, memory_.get(), read_memory, nullptr, seek_memory));
+            if (!io_) {
+                av_free(buffer);
+                avformat_free_context(context);
+                throw std::bad_alloc();
+            }
+            context->pb = io_.get();
+            context->flags |= AVFMT_FLAG_CUSTOM_IO;
+            // Bytes in memory may name no other resource (playlists, concat lists).
+            options.set("protocol_whitelist", "none");
+        } else {
+            // A local file and nothing it might refer to elsewhere.
+            options.set("protocol_whitelist", "file");
+        }
+        // The "file:" prefix keeps a path with a colon from being taken for a URL.
+        const std::string url = memory_ ? std::string() : "file:" + path_;
+        const int opened = avformat_open_input(&context, memory_ ? nullptr : url.c_str(), nullptr, options.address());
+        if (opened < 0) {  // avformat_open_input has freed the context
+            if (opened == AVERROR(ENOENT) || opened == AVERROR(EACCES) || opened == AVERROR(EISDIR))
+                throw runtime_error(fmt::format("cannot open '{}': {}", path_, error_text(opened)));
+            fail_open("not a video file FFmpeg can read", opened);
+        }
+        format_context_.reset(context);
+        context->opaque = &log_;
+        if (const int found = avformat_find_stream_info(context, nullptr); found < 0)
+            fail_open("cannot find its streams", found);
+    }
+
+    void open_decoder(const DecodeOptions& options) {
+        AVFormatContext* context = format_context_.get();
+        const AVCodec* decoder = nullptr;
+        const int best = av_find_best_stream(context, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0);
+        if (best == AVERROR_STREAM_NOT_FOUND) fail_open("it has no video stream");
+        if (best == AVERROR_DECODER_NOT_FOUND) {
+            const char* codec = "unknown";
+            for (unsigned i = 0; i < context->nb_streams; ++i)
+                if (context->streams[i]->codecpar->codec_type == AVMEDIA_TYPE_VIDEO)
+                    codec = avcodec_get_name(context->streams[i]->codecpar->codec_id);
+            fail_open(fmt::format("this FFmpeg has no decoder for its video codec ({})", codec));
+        }
+        if (best < 0) fail_open("cannot choose a video stream", best);
+        stream_index_ = best;
+        stream_ = context->streams[best];
+        if (stream_->disposition & AV_DISPOSITION_ATTACHED_PIC)
+            fail_open("it has no video stream (only a cover picture)");
+        // Packets of the other streams are then not even read.
+        for (unsigned i = 0; i < context->nb_streams; ++i)
+            if (int(i) != best) context->streams[i]->discard = AVDISCARD_ALL;
+
+        codec_.reset(avcodec_alloc_context3(decoder));
+        if (!codec_) throw std::bad_alloc();
+        if (const int copied = avcodec_parameters_to_context(codec_.get(), stream_->codecpar); copied < 0)
+            fail_open("cannot set up the decoder", copied);
+        codec_->pkt_timebase = stream_->time_base;
+        codec_->opaque = &log_;
+        codec_->thread_count = int(options.threads);
+        codec_->thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE;
+        // Checksums, where the codec has them (FFV1's slice CRCs), catch damaged frames.
+        codec_->err_recognition |= AV_EF_CRCCHECK;
+        if (const int opened = avcodec_open2(codec_.get(), decoder, nullptr); opened < 0)
+            fail_open(fmt::format("cannot open the {} decoder", decoder->name), opened);
+    }
+
+    void describe_stream() {
+        const AVRational rate = av_guess_frame_rate(format_context_.get(), stream_, nullptr);
+        if (rate.num > 0 && rate.den > 0) {
+            info_.rate_num = rate.num;
+            info_.rate_den = rate.den;
+        }
+        if (stream_->nb_frames > 0) {
+            info_.frame_count = std::size_t(stream_->nb_frames);
+            count_is_exact_ = true;
+        } else {
+            // The average rate, where known, holds for variable-rate video too.
+            AVRational average = stream_->avg_frame_rate;
+            if (average.num <= 0 || average.den <= 0) average = rate;
+            double seconds = -1;
+            if (stream_->duration > 0) seconds = double(stream_->duration) * av_q2d(stream_->time_base);
+            else if (format_context_->duration > 0) seconds = double(format_context_->duration) / AV_TIME_BASE;
+            if (seconds > 0 && average.num > 0 && average.den > 0)
+                info_.frame_count = std::size_t(std::llround(seconds * av_q2d(average)));
+        }
+        const char* profile = avcodec_profile_name(codec_->codec_id, codec_->profile);
+        info_.description = fmt::format("{}{}, {}", avcodec_get_name(codec_->codec_id),
+                                        profile ? fmt::format(" ({})", profile) : std::string(),
+                                        pixel_format_name(pixel_format_));
+    }
+
+    // --- decoding ------------------------------------------------------------------------------
+
+    template <typename Step>
+    std::invoke_result_t<Step> guarded(Step step) {
+        if (failure_) std::rethrow_exception(failure_);
+        try {
+            return step();
+        } catch (...) {
+            failure_ = std::current_exception();
+            throw;
+        }
+    }
+
+    [[noreturn]] void fail_frame(const std::string& problem, int code = 0) {
+        std::string message = fmt::format("'{}': frame {}: {}", path_, index_, problem);
+        if (code) message += ": " + error_text(code);
+        std::string logged = log_.take();
+        if (logged.empty()) logged = take_logged_error();
+        if (!logged.empty()) message += " (" + logged + ")";
+        throw runtime_error(message);
+    }
+
+    // Makes frame_ hold the next frame; false at the end of the stream.
+    bool advance() {
+        if (have_frame_) return true;
+        if (ended_) return false;
+        have_frame_ = decode();
+        ended_ = !have_frame_;
+        if (ended_) check_complete();
+        return have_frame_;
+    }
+
+    // Some demuxers (Matroska's) end a truncated file quietly at the last whole packet: compare
+    // the frames decoded with what the container announced. A stored count is exact; one derived
+    // from the duration may be off by rounding, so it is given a frame and a percent of slack.
+    void check_complete() const {
+        if (!info_.frame_count) return;
+        const std::size_t announced = *info_.frame_count;
+        const std::size_t slack = count_is_exact_ ? 0 : 1 + announced / 100;
+        if (index_ + slack < announced)
+            throw runtime_error(fmt::format("'{}': the video ends after {} frames, but the container announces {}: "
+                                            "the file is truncated or damaged",
+                                            path_, index_, announced));
+    }
+
+    void release_frame() {
+        av_frame_unref(frame_.get());
+        have_frame_ = false;
+        ++index_;
+    }
+
+    bool decode() {
+        take_logged_error();  // what FFmpeg says from here on is about this frame
+        for (;;) {
+            const int received = avcodec_receive_frame(codec_.get(), frame_.get());
+            if (received >= 0) {
+                check_frame();
+                // Damage the decoder concealed (or found in a frame it dropped) is still damage.
+                if (std::string damage = log_.take(); !damage.empty())
+                    fail_frame("the file is damaged: FFmpeg reports '" + damage + "'");
+                return true;
+            }
+            if (received == AVERROR_EOF) return false;
+            if (received != AVERROR(EAGAIN)) fail_frame("decoding failed", received);
+            if (draining_) fail_frame("the decoder stopped without finishing the stream");
+            feed();
+        }
+    }
+
+    // Sends the decoder the next packet of the stream, or the end of the stream.
+    void feed() {
+        for (;;) {
+            const int read = av_read_frame(format_context_.get(), packet_.get());
+            if (read == AVERROR_EOF) {
+                if (format_context_->pb && format_context_->pb->error < 0)
+                    fail_frame("read error", format_context_->pb->error);
+                draining_ = true;
+                if (const int sent = avcodec_send_packet(codec_.get(), nullptr); sent < 0)
+                    fail_frame("decoding failed", sent);
+                return;
+            }
+            if (read < 0) fail_frame("cannot read the next packet", read);
+            PacketUnref unref(packet_.get());
+            if (packet_->stream_index != stream_index_) continue;
+            if (packet_->flags & AV_PKT_FLAG_CORRUPT) fail_frame("the file is truncated or damaged (the container says this data is incomplete)");
+            if (const int sent = avcodec_send_packet(codec_.get(), packet_.get()); sent < 0)
+                fail_frame("decoding failed", sent);
+            return;
+        }
+    }
+
+    void check_frame() {
+        // The first frame fixes the input's format (format_ is not set yet while it is checked).
+        if (pixel_format_ != AV_PIX_FMT_NONE &&
+            (frame_->width != format_.width || frame_->height != format_.height || frame_->format != pixel_format_))
+            fail_frame(fmt::format("the picture changes from {}x{} {} to {}x{} {}; vq needs one size and "
+                                   "pixel format per input",
+                                   format_.width, format_.height, pixel_format_name(pixel_format_),
+                                   frame_->width, frame_->height, pixel_format_name(frame_->format)));
+        if ((frame_->flags & AV_FRAME_FLAG_CORRUPT) || frame_->decode_error_flags)
+            fail_frame("the decoder reports it corrupt (damaged or missing data)");
+    }
+
+    std::string path_;
+    LogSink log_;  // outlives the contexts that log into it
+    std::unique_ptr<MemoryInput> memory_;  // declared first: outlives the I/O context reading it
+    IoContextPtr io_;                      // outlives the format context using it
+    FormatContextPtr format_context_;
+    CodecContextPtr codec_;
+    PacketPtr packet_;
+    FramePtr frame_;
+    AVStream* stream_ = nullptr;  // owned by format_context_
+    int stream_index_ = -1;
+    VideoFormat format_;
+    int pixel_format_ = AV_PIX_FMT_NONE;
+    StreamInfo info_;
+    BufferAllocator allocator_;
+    std::size_t index_ = 0;    // of the frame frame_ holds or will hold, counted from 0
+    bool have_frame_ = false;  // frame_ holds frame index_, decoded and not yet given out
+    bool draining_ = false;    // the demuxer is done; the decoder is giving out what it holds
+    bool ended_ = false;
+    bool count_is_exact_ = false;  // info_.frame_count is stored in the container, not estimated
+    std::exception_ptr failure_;
+};
+
+}  // namespace
+
+std::unique_ptr<FfmpegSource> open_ffmpeg(const std::string& path, const DecodeOptions& options) {
+    return std::make_unique<Decoder>(path, nullptr, options);
+}
+
+std::unique_ptr<FfmpegSource> open_ffmpeg_memory(std::span<const std::byte> bytes, const std::string& name,
+                                                 const DecodeOptions& options) {
+    return std::make_unique<Decoder>(name, std::make_unique<MemoryInput>(MemoryInput{bytes, 0}), options);
+}
+
+}  // namespace vq

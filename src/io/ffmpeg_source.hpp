@@ -1,0 +1,48 @@
+// Containers and codecs through FFmpeg: the first video stream of anything libavformat opens and
+// libavcodec decodes, as a FrameSource of exact Pictures (see ffmpeg_pixels.hpp).
+//
+// Frames come out in presentation order, every frame the decoder outputs and no other: there is
+// no frame-rate conversion and no frame is dropped or repeated. Decoding is threaded inside
+// libavcodec (frame and slice threads); wrapping the source in read_ahead() moves it off the
+// scoring thread as well.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "io/frame_source.hpp"
+
+namespace vq {
+
+struct DecodeOptions {
+    unsigned threads = 0;  // decoder threads; 0 lets libavcodec pick (about one per core)
+};
+
+// What the container says about the stream, for reports and the progress line only.
+struct StreamInfo {
+    long long rate_num = 0, rate_den = 0;  // frames per second as a ratio; 0/0 when unknown
+    std::optional<std::size_t> frame_count;  // as stored or estimated from the duration
+    std::string description;  // "h264 (High), yuv420p"
+};
+
+class FfmpegSource : public FrameSource {
+public:
+    virtual const StreamInfo& info() const = 0;
+};
+
+// Opens the file and decodes its first frame, so that format() is the decoded pictures' real
+// format. Throws vq::Error (runtime), one line naming the file, when the file is missing or is
+// not a media file, has no video stream, needs a decoder FFmpeg lacks, decodes to a pixel format
+// vq cannot take exactly, or yields no frame. next() throws, naming the file and the frame, on a
+// read or decode error, a corrupt or truncated frame, or a change of size or pixel format.
+std::unique_ptr<FfmpegSource> open_ffmpeg(const std::string& path, const DecodeOptions& options = {});
+
+// The same over bytes in memory (the fuzzer, tests); `name` stands for the file in messages. The
+// bytes must outlive the source.
+std::unique_ptr<FfmpegSource> open_ffmpeg_memory(std::span<const std::byte> bytes, const std::string& name,
+                                                 const DecodeOptions& options = {});
+
+}  // namespace vq

@@ -1,0 +1,43 @@
+// Opens an input by name and picks its reader:
+//   "-"                          a Y4M stream on standard input;
+//   raw format given (-w -h -p -b) the raw YUV reader;
+//   a file starting "YUV4MPEG2"  the Y4M reader (vq's own: fast and exact);
+//   anything else                FFmpeg (libavformat + libavcodec), when vq is built with it.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <string>
+
+#include "io/ffmpeg_source.hpp"
+#include "io/frame_source.hpp"
+
+namespace vq {
+
+struct InputOptions {
+    std::optional<VideoFormat> raw;  // headerless planar YUV of this format
+    TrailingBytes on_trailing_bytes;  // raw YUV: see open_yuv()
+    DecodeOptions decode;
+};
+
+struct OpenedInput {
+    std::unique_ptr<FrameSource> source;  // the caller may move it out; the rest stays valid
+    std::string path;
+    long long rate_num = 0, rate_den = 0;    // frames per second; 0/0 when unknown
+    std::optional<std::size_t> frame_count;  // an estimate, for the progress line only
+    std::string reader;                      // "y4m", "raw", "ffmpeg: h264 (High), yuv420p"
+};
+
+// True when vq was built with FFmpeg's libraries.
+bool ffmpeg_available();
+
+// Throws vq::Error (runtime) naming the file for any failure to open or understand it.
+OpenedInput open_video(const std::string& path, const InputOptions& options);
+
+// Writes a note to `notes` when both frame rates are known and differ: frames are paired by
+// position, so a 24 and a 25 frames/s input are compared picture by picture, not in time.
+void report_frame_rates(const OpenedInput& reference, const OpenedInput& distorted, std::ostream& notes);
+
+}  // namespace vq

@@ -1,0 +1,58 @@
+// Helpers for the FFmpeg input tests: clips made at test time with the ffmpeg binary, in the
+// test's own scratch folder. Tests skip, saying why, when vq is built without FFmpeg or the
+// binary (or one of its encoders) is missing.
+#pragma once
+
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <sys/wait.h>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "test_support.hpp"
+
+namespace vq::test {
+
+inline std::string quoted(const std::filesystem::path& path) { return fmt::format("'{}'", path.string()); }
+
+// Runs a shell command; returns its exit status and its output (stdout and stderr).
+inline CommandResult run_shell(const std::string& command) {
+    CommandResult result;
+    FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+    if (!pipe) return result;
+    char buffer[4096];
+    std::size_t n;
+    while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) result.output.append(buffer, n);
+    const int status = pclose(pipe);
+    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    return result;
+}
+
+inline bool have_ffmpeg_binary() {
+    static const bool present = run_shell("ffmpeg -hide_banner -version").exit_code == 0;
+    return present;
+}
+
+inline bool have_encoder(const std::string& name) {
+    return run_shell(fmt::format("ffmpeg -hide_banner -encoders | grep -q ' {} '", name)).exit_code == 0;
+}
+
+// Runs "ffmpeg -y <arguments>" quietly; the test fails (and the caller should stop) if it fails.
+inline bool ffmpeg(const std::string& arguments) {
+    const auto result = run_shell("ffmpeg -hide_banner -nostdin -loglevel error -y " + arguments);
+    EXPECT_EQ(result.exit_code, 0) << "ffmpeg " << arguments << "\n" << result.output;
+    return result.exit_code == 0;
+}
+
+}  // namespace vq::test
+
+// Skips the test unless vq reads through FFmpeg and the ffmpeg binary can make clips.
+#if VQ_WITH_FFMPEG
+#define VQ_REQUIRE_FFMPEG()                                                                   \
+    if (!::vq::test::have_ffmpeg_binary()) GTEST_SKIP() << "no ffmpeg binary to make clips"; \
+    static_assert(true)
+#else
+#define VQ_REQUIRE_FFMPEG() GTEST_SKIP() << "vq is built without FFmpeg (VQ_FFMPEG=OFF or not found)"
+#endif

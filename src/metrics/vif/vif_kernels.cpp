@@ -1,15 +1,71 @@
-// The variant table: which of the compiled variants this CPU can run.
+// The variant table: the plain stages, and the vector stages of vif_simd.hpp compiled for AVX2
+// and for AVX-512 on x86-64 with GCC, chosen at run time by what the CPU supports.
 #include "metrics/vif/vif_kernels.hpp"
 
+#include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "metrics/vif/vif_stages.hpp"
 
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define VQ_VIF_X86 1
+#include <immintrin.h>
+#else
+#define VQ_VIF_X86 0
+#endif
+
 namespace vq::vif {
+
+#if VQ_VIF_X86
+// Every vector helper is forced inline: out of line, GCC passes the vectors through memory.
+#define VQ_VIF_INLINE [[gnu::always_inline]] inline
+
+// GCC's target pragma compiles a region for another instruction set (Clang lacks it).
+#pragma GCC push_options
+#pragma GCC target("avx2")
+#define VQ_VIF_VECTOR_BYTES 32
+namespace {
+namespace avx2 {
+#include "metrics/vif/vif_simd.hpp"
+}  // namespace avx2
+}  // namespace
+#undef VQ_VIF_VECTOR_BYTES
+#pragma GCC pop_options
+
+#pragma GCC push_options
+#pragma GCC target("avx512f,avx512bw,avx512dq,avx512vl")
+// GCC 12's AVX-512 intrinsics start from an undefined vector, which it then reports as possibly
+// uninitialised wherever they are inlined.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#define VQ_VIF_VECTOR_BYTES 64
+namespace {
+namespace avx512 {
+#include "metrics/vif/vif_simd.hpp"
+}  // namespace avx512
+}  // namespace
+#undef VQ_VIF_VECTOR_BYTES
+#pragma GCC diagnostic pop
+#pragma GCC pop_options
+#endif
 
 std::span<const Kernels> available_kernels() {
     static const std::vector<Kernels> variants = [] {
         std::vector<Kernels> found;
+#if VQ_VIF_X86
+        if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+            __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+            found.push_back({"avx512", avx512::statistics_any_scale<std::uint8_t>,
+                             avx512::statistics_any_scale<std::uint16_t>,
+                             avx512::decimate_any_scale<std::uint8_t>,
+                             avx512::decimate_any_scale<std::uint16_t>});
+        if (__builtin_cpu_supports("avx2"))
+            found.push_back({"avx2", avx2::statistics_any_scale<std::uint8_t>,
+                             avx2::statistics_any_scale<std::uint16_t>,
+                             avx2::decimate_any_scale<std::uint8_t>,
+                             avx2::decimate_any_scale<std::uint16_t>});
+#endif
         found.push_back({"plain", scale_statistics<std::uint8_t>, scale_statistics<std::uint16_t>,
                          decimate<std::uint8_t>, decimate<std::uint16_t>});
         return found;

@@ -1,0 +1,394 @@
+// The vector variant of VIF's statistics and decimation, written once with GCC vector
+// extensions (lane-wise integer and IEEE double arithmetic, -ffp-contract=off keeps it unfused)
+// plus the few instructions they lack: the 32x32->64 multiply, truncation and table gathers.
+//
+// INCLUDED ONCE PER INSTRUCTION SET, inside a namespace, by vif_kernels.cpp: deliberately no
+// include guard. VQ_VIF_VECTOR_BYTES selects the width: 32 (AVX2) or 64 (AVX-512). The includer
+// provides <immintrin.h>, <cstdint>, <cstring>, <vector> and vif_stages.hpp.
+//
+// How the integer widths stay exact in 32-bit lanes (spec §2.3-§2.4):
+// - 8-bit vertical sums are below 2^32, so lane-wise uint32 arithmetic is exact even where an
+//   intermediate product wraps. Wider inputs form their square sums in 64-bit lanes.
+// - The horizontal pass reads each rounded square sum q (< 2^32) as q = 65536*hi + lo and
+//   filters hi and lo separately in 32 bits: (sum F*q + 2^15) >> 16 = S_hi + ((S_lo + 2^15) >> 16).
+// - The per-pixel logarithm branch runs in double: every integer it handles is below 2^53, and
+//   L(v) reads v's exponent and top 16 bits straight from the double's bits.
+
+inline constexpr int lanes = VQ_VIF_VECTOR_BYTES / 4;  // 32-bit lanes per vector
+
+using U32 = std::uint32_t __attribute__((vector_size(VQ_VIF_VECTOR_BYTES)));
+using I32 = std::int32_t __attribute__((vector_size(VQ_VIF_VECTOR_BYTES)));
+using U64 = std::uint64_t __attribute__((vector_size(VQ_VIF_VECTOR_BYTES)));
+using I64 = std::int64_t __attribute__((vector_size(VQ_VIF_VECTOR_BYTES)));
+using F64 = double __attribute__((vector_size(VQ_VIF_VECTOR_BYTES)));
+using HalfI32 = std::int32_t __attribute__((vector_size(VQ_VIF_VECTOR_BYTES / 2)));
+using U16 = std::uint16_t __attribute__((vector_size(VQ_VIF_VECTOR_BYTES / 2)));  // `lanes` of them
+using DoubleU16 = std::uint16_t __attribute__((vector_size(VQ_VIF_VECTOR_BYTES)));
+using U8 = std::uint8_t __attribute__((vector_size(VQ_VIF_VECTOR_BYTES / 4)));
+
+#if VQ_VIF_VECTOR_BYTES == 32
+#define VQ_VIF_LOW_HALF 0, 1, 2, 3
+#define VQ_VIF_HIGH_HALF 4, 5, 6, 7
+#define VQ_VIF_EVEN_OF_TWO 0, 2, 4, 6, 8, 10, 12, 14
+#else
+#define VQ_VIF_LOW_HALF 0, 1, 2, 3, 4, 5, 6, 7
+#define VQ_VIF_HIGH_HALF 8, 9, 10, 11, 12, 13, 14, 15
+#define VQ_VIF_EVEN_OF_TWO 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30
+#endif
+
+VQ_VIF_INLINE U32 load_widened(const std::uint8_t* p) {
+    U8 v;
+    std::memcpy(&v, p, sizeof v);
+    return __builtin_convertvector(v, U32);
+}
+
+VQ_VIF_INLINE U32 load_widened(const std::uint16_t* p) {
+    U16 v;
+    std::memcpy(&v, p, sizeof v);
+    return __builtin_convertvector(v, U32);
+}
+
+// Samples p[0], p[2], ..., p[2 * (lanes - 1)].
+VQ_VIF_INLINE U32 load_even_widened(const std::uint16_t* p) {
+    DoubleU16 v;
+    std::memcpy(&v, p, sizeof v);
+    return __builtin_convertvector(__builtin_shufflevector(v, v, VQ_VIF_EVEN_OF_TWO), U32);
+}
+
+VQ_VIF_INLINE void store_narrowed(std::uint16_t* p, U32 v) {
+    const U16 narrow = __builtin_convertvector(v, U16);
+    std::memcpy(p, &narrow, sizeof narrow);
+}
+
+// The full 64-bit products of the low 32 bits of each 64-bit lane.
+VQ_VIF_INLINE U64 multiply_low_halves(U64 a, U64 b) {
+#if VQ_VIF_VECTOR_BYTES == 32
+    return (U64)_mm256_mul_epu32((__m256i)a, (__m256i)b);
+#else
+    return (U64)_mm512_mul_epu32((__m512i)a, (__m512i)b);
+#endif
+}
+
+// A uint32 vector as two 64-bit vectors for multiply_low_halves(): its even lanes (in the low
+// halves; the high halves hold the odd lanes, which that multiply ignores) and its odd lanes.
+struct EvenOdd {
+    U64 even, odd;
+};
+
+VQ_VIF_INLINE EvenOdd split_even_odd(U32 v) { return {(U64)v, (U64)v >> 32}; }
+
+// Inverse of split_even_odd for lanes below 2^32.
+VQ_VIF_INLINE U32 join_even_odd(U64 even, U64 odd) { return (U32)(even | (odd << 32)); }
+
+// (a * b + 2^31) >> 32 per uint32 lane, from the exact 64-bit product (spec §2.4 mu products).
+VQ_VIF_INLINE U32 rounded_high_product(U32 a, U32 b) {
+    const EvenOdd x = split_even_odd(a), y = split_even_odd(b);
+    const std::uint64_t half = std::uint64_t(1) << 31;
+    return join_even_odd((multiply_low_halves(x.even, y.even) + half) >> 32,
+                         (multiply_low_halves(x.odd, y.odd) + half) >> 32);
+}
+
+VQ_VIF_INLINE F64 truncate(F64 x) {
+#if VQ_VIF_VECTOR_BYTES == 32
+    return (F64)_mm256_round_pd((__m256d)x, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+#else
+    return (F64)_mm512_roundscale_pd((__m512d)x, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+#endif
+}
+
+// table[index] per lane, index in [0, log2_table_size]: reads 32 bits and keeps the low 16 (the
+// table has one spare entry at the end for this).
+VQ_VIF_INLINE I64 gather_table(const std::uint16_t* table, I64 index) {
+#if VQ_VIF_VECTOR_BYTES == 32
+    const HalfI32 words = (HalfI32)_mm256_i64gather_epi32(reinterpret_cast<const int*>(table),
+                                                          (__m256i)index, 2);
+#else
+    const HalfI32 words = (HalfI32)_mm512_i64gather_epi32((__m512i)index, table, 2);
+#endif
+    return __builtin_convertvector(words & 0xffff, I64);
+}
+
+// L(v) of spec §2.5 for doubles holding integers in [2^17, 2^53).
+VQ_VIF_INLINE I64 fixed_log2(const std::uint16_t* table, F64 v) {
+    const I64 bits = (I64)v;
+    const I64 exponent = (bits >> 52) - 1023;                  // floor(log2 v)
+    const I64 index = ((bits >> 37) & 0x7fff) + 1;             // (v >> (exponent - 15)) - 32767
+    return gather_table(table, index) + 2048 * (exponent - 15);
+}
+
+// Per-lane partial sums of one scale's accumulators.
+struct LaneSums {
+    I64 num_log{}, den_log{}, num_non_log{}, den_non_log{};
+};
+
+// Spec §2.6 for lanes/2 pixels at once, lane for lane the plain accumulate_pixel().
+VQ_VIF_INLINE void accumulate(HalfI32 sigma1_sq_i, HalfI32 sigma2_sq_i, HalfI32 sigma12_i,
+                              double gain_limit, const std::uint16_t* table, LaneSums& sums) {
+    const F64 sigma1_sq = __builtin_convertvector(sigma1_sq_i, F64);
+    const F64 sigma2_sq = __builtin_convertvector(sigma2_sq_i, F64);
+    const F64 sigma12 = __builtin_convertvector(sigma12_i, F64);
+    const double noise = noise_variance;
+    const I64 is_log = sigma1_sq >= noise;  // all ones or zero per lane
+    const I64 zero{};
+    sums.num_non_log += is_log ? zero : __builtin_convertvector(sigma2_sq_i, I64);
+    sums.den_non_log += is_log + 1;
+    sums.den_log += is_log ? fixed_log2(table, sigma1_sq + noise) - 2048 * 17 : zero;
+    const I64 has_num = is_log & (sigma12 > 0.0) & (sigma2_sq > 0.0);
+    constexpr double epsilon = 65536 * 1.0e-10;
+    F64 gain = sigma12 / (sigma1_sq + epsilon);
+    const F64 residual = sigma2_sq - gain * sigma12;
+    const F64 no_residual{};
+    const F64 sv = residual > 0.0 ? truncate(residual) : no_residual;
+    gain = gain_limit < gain ? F64{} + gain_limit : gain;
+    const F64 n1 = sv + noise;
+    const F64 n2 = truncate((gain * gain) * sigma1_sq) + n1;
+    sums.num_log += has_num ? fixed_log2(table, n2) - fixed_log2(table, n1) : zero;
+}
+
+// One row of vertical results in the layout the horizontal pass reads: eight uint16 streams,
+// each with `radius` mirrored entries on either side and room for a vector read past the end.
+struct StreamRow {
+    enum Stream { m1, m2, xx_high, xx_low, yy_high, yy_low, xy_high, xy_low, count };
+
+    StreamRow(int width, int radius)
+        : width(width), radius(radius), stride(std::size_t(width + 2 * radius + 2 * lanes)),
+          values(stride * count) {}
+
+    std::uint16_t* at(int stream, int column) {
+        return values.data() + stream * stride + std::size_t(column + radius);
+    }
+
+    void store(int column, const VerticalMoments& v) {
+        const std::uint32_t parts[count] = {v.m1, v.m2, v.qxx >> 16, v.qxx & 0xffff,
+                                            v.qyy >> 16, v.qyy & 0xffff, v.qxy >> 16, v.qxy & 0xffff};
+        for (int s = 0; s < count; ++s) *at(s, column) = std::uint16_t(parts[s]);
+    }
+
+    void store(int column, U32 m1_, U32 m2_, U32 qxx, U32 qyy, U32 qxy) {
+        store_narrowed(at(m1, column), m1_);
+        store_narrowed(at(m2, column), m2_);
+        store_narrowed(at(xx_high, column), qxx >> 16);
+        store_narrowed(at(xx_low, column), qxx & 0xffff);
+        store_narrowed(at(yy_high, column), qyy >> 16);
+        store_narrowed(at(yy_low, column), qyy & 0xffff);
+        store_narrowed(at(xy_high, column), qxy >> 16);
+        store_narrowed(at(xy_low, column), qxy & 0xffff);
+    }
+
+    void mirror_edges() {
+        for (int s = 0; s < count; ++s) {
+            std::uint16_t* column0 = at(s, 0);
+            for (int t = 1; t <= radius; ++t) {
+                column0[-t] = column0[mirror(-t, width)];
+                column0[width - 1 + t] = column0[mirror(width - 1 + t, width)];
+            }
+        }
+    }
+
+    int width;
+    int radius;
+    std::size_t stride;
+    std::vector<std::uint16_t> values;
+};
+
+// Vertical pass of 8-bit samples at `lanes` columns from `column` (spec §2.4, scale 0, 8 bits).
+template <int Radius>
+VQ_VIF_INLINE void vertical_block(const std::uint8_t* const* ref_rows,
+                                  const std::uint8_t* const* dist_rows, const std::uint16_t* f,
+                                  int /*bits*/, int column, StreamRow& out) {
+    U32 a1{}, a2{}, axx{}, ayy{}, axy{};
+    for (int k = 0; k <= 2 * Radius; ++k) {
+        const U32 x = load_widened(ref_rows[k] + column);
+        const U32 y = load_widened(dist_rows[k] + column);
+        const std::uint32_t c = f[k];
+        const U32 fx = x * c, fy = y * c;
+        a1 += fx;
+        a2 += fy;
+        axx += fx * x;
+        ayy += fy * y;
+        axy += fx * y;
+    }
+    out.store(column, (a1 + 128) >> 8, (a2 + 128) >> 8, axx, ayy, axy);
+}
+
+// Vertical pass of uint16 samples (9..16 bits at scale 0, every scale above): square sums in
+// 64-bit lanes, kept as even and odd lanes.
+template <int Radius>
+VQ_VIF_INLINE void vertical_block(const std::uint16_t* const* ref_rows,
+                                  const std::uint16_t* const* dist_rows, const std::uint16_t* f,
+                                  int bits, int column, StreamRow& out) {
+    U32 a1{}, a2{};
+    EvenOdd axx{}, ayy{}, axy{};
+    for (int k = 0; k <= 2 * Radius; ++k) {
+        const U32 x = load_widened(ref_rows[k] + column);
+        const U32 y = load_widened(dist_rows[k] + column);
+        const std::uint32_t c = f[k];
+        const U32 fx = x * c, fy = y * c;  // below 2^32
+        a1 += fx;
+        a2 += fy;
+        const EvenOdd x2 = split_even_odd(x), y2 = split_even_odd(y);
+        const EvenOdd fx2 = split_even_odd(fx), fy2 = split_even_odd(fy);
+        axx.even += multiply_low_halves(fx2.even, x2.even);
+        axx.odd += multiply_low_halves(fx2.odd, x2.odd);
+        ayy.even += multiply_low_halves(fy2.even, y2.even);
+        ayy.odd += multiply_low_halves(fy2.odd, y2.odd);
+        axy.even += multiply_low_halves(fx2.even, y2.even);
+        axy.odd += multiply_low_halves(fx2.odd, y2.odd);
+    }
+    const std::uint32_t mean_round = 1u << (bits - 1);
+    const int square_shift = 2 * (bits - 8);
+    const std::uint64_t square_round = std::uint64_t(1) << (square_shift - 1);
+    auto rounded = [&](const EvenOdd& sum) {
+        return join_even_odd((sum.even + square_round) >> square_shift,
+                             (sum.odd + square_round) >> square_shift);
+    };
+    out.store(column, (a1 + mean_round) >> bits, (a2 + mean_round) >> bits, rounded(axx),
+              rounded(ayy), rounded(axy));
+}
+
+// sum_k F[k] * v[column - Radius + k] over one stream, pairing the symmetric taps.
+template <int Radius>
+VQ_VIF_INLINE U32 horizontal_filter(const std::uint16_t* column0, const std::uint16_t* f) {
+    const std::uint16_t* v = column0 - Radius;
+    U32 sum = load_widened(v + Radius) * std::uint32_t(f[Radius]);
+    for (int k = 0; k < Radius; ++k)
+        sum += (load_widened(v + k) + load_widened(v + 2 * Radius - k)) * std::uint32_t(f[k]);
+    return sum;
+}
+
+template <int Radius>
+VQ_VIF_INLINE U32 horizontal_square_moment(StreamRow& row, int high, int low, int column,
+                                           const std::uint16_t* f) {
+    const U32 high_sum = horizontal_filter<Radius>(row.at(high, column), f);
+    const U32 low_sum = horizontal_filter<Radius>(row.at(low, column), f);
+    return high_sum + ((low_sum + 32768) >> 16);
+}
+
+template <typename Sample, int Radius>
+ScaleSums statistics(const PlaneView<Sample>& ref, const PlaneView<Sample>& dist, int scale,
+                     int bits, double gain_limit) {
+    const Filter& filter_s = filter(scale);
+    const std::uint16_t* f = filter_s.coefficients;
+    const std::uint16_t* table = log2_table().data();
+    const int width = ref.width;
+    StreamRow row(width, Radius);
+    const Sample* ref_rows[2 * Radius + 1];
+    const Sample* dist_rows[2 * Radius + 1];
+    I32 lane_index;
+    for (int l = 0; l < lanes; ++l) lane_index[l] = l;
+    ScaleSums sums;
+    for (int i = 0; i < ref.height; ++i) {
+        for (int k = 0; k <= 2 * Radius; ++k) {
+            ref_rows[k] = ref.row(mirror(i - Radius + k, ref.height));
+            dist_rows[k] = dist.row(mirror(i - Radius + k, dist.height));
+        }
+        int j = 0;
+        for (; j + lanes <= width; j += lanes)
+            vertical_block<Radius>(ref_rows, dist_rows, f, bits, j, row);
+        for (; j < width; ++j)  // the last few columns: a vector would read past the row
+            row.store(j, round_vertical(vertical_sums(ref_rows, dist_rows, filter_s, j), bits));
+        row.mirror_edges();
+
+        LaneSums lane_sums;
+        for (j = 0; j < width; j += lanes) {
+            const U32 mu1 = horizontal_filter<Radius>(row.at(StreamRow::m1, j), f);
+            const U32 mu2 = horizontal_filter<Radius>(row.at(StreamRow::m2, j), f);
+            const U32 xx = horizontal_square_moment<Radius>(row, StreamRow::xx_high, StreamRow::xx_low, j, f);
+            const U32 yy = horizontal_square_moment<Radius>(row, StreamRow::yy_high, StreamRow::yy_low, j, f);
+            const U32 xy = horizontal_square_moment<Radius>(row, StreamRow::xy_high, StreamRow::xy_low, j, f);
+            // Lanes past the row end become flat pixels (one den_non_log each, taken back below).
+            const I32 inside = lane_index < width - j;
+            const I32 zero{};
+            const I32 sigma1_sq = inside ? (I32)(xx - rounded_high_product(mu1, mu1)) : zero;
+            I32 sigma2_sq = inside ? (I32)(yy - rounded_high_product(mu2, mu2)) : zero;
+            sigma2_sq = sigma2_sq < 0 ? zero : sigma2_sq;
+            const I32 sigma12 = inside ? (I32)(xy - rounded_high_product(mu1, mu2)) : zero;
+            accumulate(__builtin_shufflevector(sigma1_sq, sigma1_sq, VQ_VIF_LOW_HALF),
+                       __builtin_shufflevector(sigma2_sq, sigma2_sq, VQ_VIF_LOW_HALF),
+                       __builtin_shufflevector(sigma12, sigma12, VQ_VIF_LOW_HALF), gain_limit,
+                       table, lane_sums);
+            accumulate(__builtin_shufflevector(sigma1_sq, sigma1_sq, VQ_VIF_HIGH_HALF),
+                       __builtin_shufflevector(sigma2_sq, sigma2_sq, VQ_VIF_HIGH_HALF),
+                       __builtin_shufflevector(sigma12, sigma12, VQ_VIF_HIGH_HALF), gain_limit,
+                       table, lane_sums);
+        }
+        for (int l = 0; l < lanes / 2; ++l) {
+            sums.num_log += lane_sums.num_log[l];
+            sums.den_log += lane_sums.den_log[l];
+            sums.num_non_log += lane_sums.num_non_log[l];
+            sums.den_non_log += lane_sums.den_non_log[l];
+        }
+        sums.den_non_log -= (lanes - width % lanes) % lanes;
+    }
+    return sums;
+}
+
+template <typename Sample>
+ScaleSums statistics_any_scale(const PlaneView<Sample>& ref, const PlaneView<Sample>& dist,
+                               int scale, int bits, double gain_limit) {
+    switch (scale) {
+        case 0: return statistics<Sample, 8>(ref, dist, scale, bits, gain_limit);
+        case 1: return statistics<Sample, 4>(ref, dist, scale, bits, gain_limit);
+        case 2: return statistics<Sample, 2>(ref, dist, scale, bits, gain_limit);
+        default: return statistics<Sample, 1>(ref, dist, scale, bits, gain_limit);
+    }
+}
+
+// Spec §2.3: vertical blur of the even source rows, then the horizontal blur at even columns.
+template <typename Sample, int Radius>
+void decimate_with(const PlaneView<Sample>& source, int destination_scale, int bits,
+                   std::uint16_t* out) {
+    const std::uint16_t* f = filter(destination_scale).coefficients;
+    const int out_width = source.width / 2;
+    const std::uint32_t round = 1u << (bits - 1);
+    // Room for the mirrored columns and for even-lane reads two vectors past the end.
+    std::vector<std::uint16_t> blurred(std::size_t(source.width + 2 * Radius + 4 * lanes));
+    std::uint16_t* column0 = blurred.data() + Radius;
+    const Sample* rows[2 * Radius + 1];
+    for (int i = 0; i < source.height / 2; ++i) {
+        for (int k = 0; k <= 2 * Radius; ++k) rows[k] = source.row(mirror(2 * i - Radius + k, source.height));
+        int j = 0;
+        for (; j + lanes <= source.width; j += lanes) {
+            U32 sum{};
+            for (int k = 0; k <= 2 * Radius; ++k) sum += load_widened(rows[k] + j) * std::uint32_t(f[k]);
+            store_narrowed(column0 + j, (sum + round) >> bits);
+        }
+        for (; j < source.width; ++j) {
+            std::uint32_t sum = 0;
+            for (int k = 0; k <= 2 * Radius; ++k) sum += f[k] * std::uint32_t(rows[k][j]);
+            column0[j] = std::uint16_t((sum + round) >> bits);
+        }
+        for (int t = 1; t <= Radius; ++t) {
+            column0[-t] = column0[mirror(-t, source.width)];
+            column0[source.width - 1 + t] = column0[mirror(source.width - 1 + t, source.width)];
+        }
+        std::uint16_t* out_row = out + std::size_t(i) * out_width;
+        j = 0;
+        for (; j + lanes <= out_width; j += lanes) {
+            U32 sum{};
+            for (int k = 0; k <= 2 * Radius; ++k)
+                sum += load_even_widened(column0 + 2 * j - Radius + k) * std::uint32_t(f[k]);
+            store_narrowed(out_row + j, (sum + 32768) >> 16);
+        }
+        for (; j < out_width; ++j) {
+            std::uint32_t sum = 0;
+            for (int k = 0; k <= 2 * Radius; ++k) sum += f[k] * std::uint32_t(column0[2 * j - Radius + k]);
+            out_row[j] = std::uint16_t((sum + 32768) >> 16);
+        }
+    }
+}
+
+template <typename Sample>
+void decimate_any_scale(const PlaneView<Sample>& source, int destination_scale, int bits,
+                        std::uint16_t* out) {
+    switch (destination_scale) {
+        case 1: return decimate_with<Sample, 4>(source, destination_scale, bits, out);
+        case 2: return decimate_with<Sample, 2>(source, destination_scale, bits, out);
+        case 3: return decimate_with<Sample, 1>(source, destination_scale, bits, out);
+        default: return decimate_with<Sample, 8>(source, destination_scale, bits, out);
+    }
+}
+
+#undef VQ_VIF_LOW_HALF
+#undef VQ_VIF_HIGH_HALF
+#undef VQ_VIF_EVEN_OF_TWO

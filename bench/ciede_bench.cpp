@@ -69,10 +69,10 @@ void run(benchmark::State& state, const std::optional<FramePair>& pair) {
         state.SkipWithError("set VQ_FIXTURES to the unpacked fixtures directory");
         return;
     }
-    const FeatureDefinition definition = ciede_definition();
+    const FeatureDefinition definition = ciede::definition();
     auto feature = definition.make_cpu(bind_options("ciede", definition.options, {}));
     feature->init(pair->reference.format());
-    CiedeBlock block{};
+    ciede::Block block{};
     for (auto _ : state) {
         feature->compute(*pair, std::as_writable_bytes(std::span(&block, 1)));
         benchmark::DoNotOptimize(block);

@@ -85,7 +85,7 @@ TEST(CiedeFeature, IdenticalPicturesScorePositiveInfinity) {
 }
 
 TEST(CiedeFeature, GreyscaleInputIsAUsageError) {
-    const FeatureDefinition definition = ciede_definition();
+    const FeatureDefinition definition = ciede::definition();
     auto feature = definition.make_cpu(bind_options("ciede", definition.options, {}));
     try {
         feature->init({64, 48, 8, ChromaFormat::yuv400});
@@ -102,7 +102,7 @@ TEST(CiedeFeature, EmitsOneOutputNamedCiede2000) {
 }
 
 TEST(CiedeFeature, UnknownOptionIsRejected) {
-    const FeatureDefinition definition = ciede_definition();
+    const FeatureDefinition definition = ciede::definition();
     EXPECT_THROW(bind_options("ciede", definition.options, {{"x", "y"}}), Error);
 }
 

@@ -11,7 +11,7 @@
 
 #include <gtest/gtest.h>
 
-#include "metrics/ciede/ciede_kernels.hpp"
+#include "metrics/ciede/ciede_cpu_kernels.hpp"
 
 namespace vq::ciede {
 namespace {

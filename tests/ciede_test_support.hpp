@@ -36,14 +36,14 @@ using OptionList = std::vector<std::pair<std::string, std::string>>;
 
 inline std::unique_ptr<CpuFeature> make_ciede(const VideoFormat& format,
                                               const OptionList& options = {}) {
-    const FeatureDefinition definition = ciede_definition();
+    const FeatureDefinition definition = ciede::definition();
     auto feature = definition.make_cpu(bind_options("ciede", definition.options, options));
     feature->init(format);
     return feature;
 }
 
 inline double ciede_score(CpuFeature& feature, const Picture& ref, const Picture& dist) {
-    CiedeBlock block{};
+    ciede::Block block{};
     feature.compute(FramePair{ref, dist}, std::as_writable_bytes(std::span(&block, 1)));
     double score = 0;
     feature.finish(std::as_bytes(std::span(&block, 1)), std::span(&score, 1));

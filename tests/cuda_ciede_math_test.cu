@@ -150,7 +150,7 @@ TEST(CudaCiedeMath, FixturePixelsRoundLikeTheHost) {
         const auto reference = read_all_frames((entry.path() / "ref.y4m").string()).at(0);
         const auto distorted = read_all_frames((entry.path() / "dist.y4m").string()).at(0);
         const VideoFormat& format = reference.format();
-        const ciede::ChromaAddressing chroma = ciede::chroma_addressing(format, {});
+        const ciede::ChromaAddressing chroma = ciede::chroma_addressing(format, false);
         const auto code = [&](const Picture& picture, int plane, long index) {
             return format.bit_depth > 8 ? int(picture.plane<std::uint16_t>(plane).data[index])
                                         : int(picture.plane<std::uint8_t>(plane).data[index]);

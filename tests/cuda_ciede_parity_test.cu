@@ -18,8 +18,8 @@
 #include "metrics/ciede/ciede.hpp"
 #include "test_support.hpp"
 
-namespace vq {
-std::unique_ptr<Feature> make_ciede_cuda(const OptionValues& values);  // ciede_cuda.cu
+namespace vq::ciede {
+std::unique_ptr<Feature> make_cuda(const OptionValues& values);  // ciede_cuda.cu
 }
 
 namespace vq::test {
@@ -32,11 +32,11 @@ constexpr double tolerance = 1e-9;
 // Per frame: |cpu - cuda| <= tolerance, or the same non-finite value (identical frames: +inf).
 // Returns the largest finite difference, for the log.
 double expect_close(const std::vector<FramePair>& frames, const Options& options, const std::string& what) {
-    const FeatureDefinition definition = ciede_definition();
+    const FeatureDefinition definition = ciede::definition();
     const OptionValues values = bind_options("ciede", definition.options, options);
     const VideoFormat& format = frames.at(0).distorted.format();
     auto cpu = definition.make_cpu(values);
-    auto gpu = make_ciede_cuda(values);
+    auto gpu = ciede::make_cuda(values);
     cpu->init(format);
     gpu->init(format);
     const auto expected = run_twin(*cpu, frames);
@@ -59,6 +59,10 @@ struct Layout {
     ChromaFormat chroma;
     bool reference_422;
 };
+
+void PrintTo(const Layout& layout, std::ostream* out) {
+    *out << layout.bit_depth << "-bit " << to_string(layout.chroma) << (layout.reference_422 ? " reference_422" : "");
+}
 
 class CudaCiedeParity : public testing::TestWithParam<Layout> {};
 
@@ -113,7 +117,7 @@ TEST(CudaCiedeParity, EveryFixture) {
 TEST(CudaCiede, IsRegisteredAsCiedesCudaTwin) {
     VQ_REQUIRE_CUDA();
     EXPECT_TRUE(find_feature("ciede").definition->make_cuda)
-        << "ciede_definition() does not set make_cuda = make_ciede_cuda (ciede_options.cpp)";
+        << "ciede::definition() does not set make_cuda = ciede::make_cuda (ciede.cpp)";
 }
 
 }  // namespace

@@ -78,7 +78,7 @@ public:
     ~CudaExecutor() override {
         // Kernels and copies still queued reference the slots and the held pictures.
         cudaSetDevice(device_.ordinal());
-        cudaStreamSynchronize(upload_.get());
+        cudaStreamSynchronize(upload_.get());  // not Stream::synchronize(): a destructor must not throw
         cudaStreamSynchronize(compute_.get());
         if (transfer_debugging()) std::cerr << transfers_.summary(device_.ordinal()) << "\n";
     }
@@ -131,8 +131,7 @@ private:
     std::size_t area_offset(std::size_t index) const { return (index % slots_.size()) * layout_.total; }
 
     void upload(const DeviceBuffer& destination, const Picture& picture) {
-        VQ_CUDA_CHECK(cudaMemcpyAsync(destination.data(), picture.data(), picture.size_bytes(),
-                                      cudaMemcpyHostToDevice, upload_.get()));
+        copy_async(destination.data(), picture.data(), picture.size_bytes(), upload_.get());
         transfers_.count_upload(picture.size_bytes());
     }
 
@@ -149,8 +148,7 @@ private:
         std::byte* device_area = device_results_.data() + offset;
         for (std::size_t k = 0; k < features_.size(); ++k)
             if (run[k]) features_[k]->enqueue(frame, device_area + layout_.offsets[k], compute_.get());
-        VQ_CUDA_CHECK(cudaMemcpyAsync(host_results_.data() + offset, device_area, layout_.total,
-                                      cudaMemcpyDeviceToHost, compute_.get()));
+        copy_async(host_results_.data() + offset, device_area, layout_.total, compute_.get());
         transfers_.count_readback(layout_.total);
         ++transfers_.frames;
         slot.done.record(compute_);

@@ -1,30 +1,36 @@
 #include "cuda/memory.hpp"
 
-#include <cuda_runtime.h>
-
 #include "cuda/check.hpp"
 
 namespace vq::cuda {
 
-DeviceBuffer::DeviceBuffer(std::size_t bytes) : size_(bytes) {
+void* DeviceMemory::allocate(std::size_t bytes) {
     void* memory = nullptr;
     check_allocation(cudaMalloc(&memory, bytes), "cudaMalloc (device memory)", bytes, __FILE__, __LINE__);
-    data_ = static_cast<std::byte*>(memory);
+    return memory;
 }
 
-DeviceBuffer::~DeviceBuffer() {
-    if (data_) cudaFree(data_);
-}
+void DeviceMemory::release(void* memory) noexcept { cudaFree(memory); }
 
-PinnedBuffer::PinnedBuffer(std::size_t bytes) : size_(bytes) {
+void* PinnedMemory::allocate(std::size_t bytes) {
     void* memory = nullptr;
     check_allocation(cudaHostAlloc(&memory, bytes, cudaHostAllocPortable), "cudaHostAlloc (pinned host memory)",
                      bytes, __FILE__, __LINE__);
-    data_ = static_cast<std::byte*>(memory);
+    return memory;
 }
 
-PinnedBuffer::~PinnedBuffer() {
-    if (data_) cudaFreeHost(data_);
+void PinnedMemory::release(void* memory) noexcept { cudaFreeHost(memory); }
+
+void copy_bytes(void* to, const void* from, std::size_t bytes) {
+    VQ_CUDA_CHECK(cudaMemcpy(to, from, bytes, cudaMemcpyDefault));
+}
+
+void copy_bytes_async(void* to, const void* from, std::size_t bytes, cudaStream_t stream) {
+    VQ_CUDA_CHECK(cudaMemcpyAsync(to, from, bytes, cudaMemcpyDefault, stream));
+}
+
+void zero_bytes_async(void* to, std::size_t bytes, cudaStream_t stream) {
+    VQ_CUDA_CHECK(cudaMemsetAsync(to, 0, bytes, stream));
 }
 
 }  // namespace vq::cuda

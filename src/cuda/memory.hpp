@@ -1,56 +1,102 @@
-// Owners of device and page-locked host memory: the only place vq calls cudaMalloc, cudaFree,
-// cudaHostAlloc and cudaFreeHost. Move-only; freeing never throws (a failure there means the
-// context is already broken, and the error that broke it was reported where it happened).
+// Owners of device and page-locked host memory, and the copies between them: the only place vq
+// calls cudaMalloc, cudaFree, cudaHostAlloc, cudaFreeHost, cudaMemcpy and cudaMemset. Owners are
+// move-only; freeing never throws (a failure there means the context is already broken, and the
+// error that broke it was reported where it happened).
 #pragma once
 
+#include <cuda_runtime.h>
+
 #include <cstddef>
+#include <span>
 #include <utility>
+#include <vector>
 
 namespace vq::cuda {
 
-// Memory on the current device.
-class DeviceBuffer {
+// How one kind of memory is obtained and given back, in bytes. allocate() throws vq::Error.
+struct DeviceMemory {  // on the current device
+    static void* allocate(std::size_t bytes);
+    static void release(void* memory) noexcept;
+};
+struct PinnedMemory {  // page-locked host memory that every device can copy from and to
+    static void* allocate(std::size_t bytes);  // asynchronously ("portable": it stays pinned
+    static void release(void* memory) noexcept;  // whichever thread or context allocated it)
+};
+
+// `count` elements of T in memory of one kind, uninitialised. The one owner template: device and
+// pinned arrays differ only in their Memory.
+template <typename T, typename Memory>
+class Array {
 public:
-    DeviceBuffer() = default;
-    explicit DeviceBuffer(std::size_t bytes);
-    ~DeviceBuffer();
-    DeviceBuffer(DeviceBuffer&& other) noexcept
-        : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
-    DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
+    Array() = default;
+    explicit Array(std::size_t count)
+        : data_(static_cast<T*>(Memory::allocate(count * sizeof(T)))), count_(count) {}
+    ~Array() {
+        if (data_) Memory::release(data_);
+    }
+    Array(Array&& other) noexcept
+        : data_(std::exchange(other.data_, nullptr)), count_(std::exchange(other.count_, 0)) {}
+    Array& operator=(Array&& other) noexcept {
         std::swap(data_, other.data_);
-        std::swap(size_, other.size_);
+        std::swap(count_, other.count_);
         return *this;
     }
 
-    std::byte* data() const { return data_; }
-    std::size_t size() const { return size_; }
+    T* data() const { return data_; }
+    std::size_t size() const { return count_; }  // elements
+    std::size_t bytes() const { return count_ * sizeof(T); }
 
 private:
-    std::byte* data_ = nullptr;
-    std::size_t size_ = 0;
+    T* data_ = nullptr;
+    std::size_t count_ = 0;
 };
 
-// Page-locked host memory that every device can copy from and to asynchronously ("portable", so
-// it stays pinned whichever thread or device context allocated it).
-class PinnedBuffer {
-public:
-    PinnedBuffer() = default;
-    explicit PinnedBuffer(std::size_t bytes);
-    ~PinnedBuffer();
-    PinnedBuffer(PinnedBuffer&& other) noexcept
-        : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
-    PinnedBuffer& operator=(PinnedBuffer&& other) noexcept {
-        std::swap(data_, other.data_);
-        std::swap(size_, other.size_);
-        return *this;
-    }
+template <typename T>
+using DeviceArray = Array<T, DeviceMemory>;
+template <typename T>
+using PinnedArray = Array<T, PinnedMemory>;
+using DeviceBuffer = DeviceArray<std::byte>;  // raw bytes: frames and result areas
+using PinnedBuffer = PinnedArray<std::byte>;
 
-    std::byte* data() const { return data_; }
-    std::size_t size() const { return size_; }
+// Byte copies in any direction (the runtime tells host from device by the address); the typed
+// functions below are what callers use. Each throws vq::Error on failure.
+void copy_bytes(void* to, const void* from, std::size_t bytes);
+void copy_bytes_async(void* to, const void* from, std::size_t bytes, cudaStream_t stream);
+void zero_bytes_async(void* to, std::size_t bytes, cudaStream_t stream);
 
-private:
-    std::byte* data_ = nullptr;
-    std::size_t size_ = 0;
-};
+// `count` elements from `from` to `to`, host or device either way; synchronous.
+template <typename T>
+void copy(T* to, const T* from, std::size_t count) {
+    copy_bytes(to, from, count * sizeof(T));
+}
+
+// The same on `stream`: host memory involved must stay alive (and pinned, to be asynchronous)
+// until the stream has done the copy.
+template <typename T>
+void copy_async(T* to, const T* from, std::size_t count, cudaStream_t stream) {
+    copy_bytes_async(to, from, count * sizeof(T), stream);
+}
+
+// Sets `count` elements to all-zero bytes, on `stream`.
+template <typename T>
+void zero_async(T* to, std::size_t count, cudaStream_t stream) {
+    zero_bytes_async(to, count * sizeof(T), stream);
+}
+
+// `count` elements of device memory, read back synchronously (tests, heatmaps).
+template <typename T>
+std::vector<T> to_host(const T* device, std::size_t count) {
+    std::vector<T> host(count);
+    copy(host.data(), device, count);
+    return host;
+}
+
+// A host array copied into fresh device memory, synchronously.
+template <typename T>
+DeviceArray<T> to_device(std::span<const T> host) {
+    DeviceArray<T> device(host.size());
+    copy(device.data(), host.data(), host.size());
+    return device;
+}
 
 }  // namespace vq::cuda

@@ -15,7 +15,7 @@ const std::vector<FeatureDefinition>& feature_registry() {
         adm::definition(),
         motion::definition(),
         cambi_definition(),
-        ciede_definition(),
+        ciede::definition(),
         vif::definition(),
     };
     return registry;

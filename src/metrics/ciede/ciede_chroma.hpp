@@ -5,7 +5,6 @@
 // the last luma row/column to the last stored chroma row/column (the well-defined rule of §3.2).
 #pragma once
 
-#include "metrics/ciede/ciede.hpp"
 #include "metrics/ciede/ciede_math.hpp"  // VQ_HD
 #include "vq/error.hpp"
 #include "vq/picture.hpp"
@@ -26,15 +25,16 @@ struct ChromaAddressing {
     int pitch;   // reference_422 only: the reference's row pitch, width rounded up to 32 samples
 };
 
-// Throws vq::Error (usage) for 4:0:0, which has no chroma to compare.
-inline ChromaAddressing chroma_addressing(const VideoFormat& format, const CiedeOptions& options) {
+// Throws vq::Error (usage) for 4:0:0, which has no chroma to compare. `reference_422` is the
+// option of that name.
+inline ChromaAddressing chroma_addressing(const VideoFormat& format, bool reference_422) {
     const int width = format.plane_width(1);
     const int height = format.plane_height(1);
     switch (format.chroma) {
     case ChromaFormat::yuv444: return {ChromaMapping::full, width, height, width};
     case ChromaFormat::yuv420: return {ChromaMapping::half_both, width, height, width};
     case ChromaFormat::yuv422:
-        if (options.reference_422)
+        if (reference_422)
             return {ChromaMapping::reference_422, width, height, (width + 31) / 32 * 32};
         return {ChromaMapping::half_width, width, height, width};
     case ChromaFormat::yuv400: break;

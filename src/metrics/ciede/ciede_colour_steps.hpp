@@ -4,7 +4,7 @@
 // expressions.
 //
 // INCLUDED BY ciede_math.hpp inside namespace vq::ciede, and once per instruction set by
-// ciede_kernels.cpp inside the kernel's namespace (so that GCC compiles those copies for that
+// ciede_cpu_kernels.cpp inside the kernel's namespace (so that GCC compiles those copies for that
 // instruction set): deliberately no include guard.
 
 // §4.1 code values -> normalised Y'CbCr.

@@ -3,36 +3,34 @@
 #include <vector>
 
 #include "metrics/ciede/ciede.hpp"
-#include "metrics/ciede/ciede_chroma.hpp"
-#include "metrics/ciede/ciede_delta_e_row.hpp"
-#include "metrics/ciede/ciede_lab_converter.hpp"
-#include "metrics/ciede/ciede_math.hpp"
+#include "metrics/ciede/ciede_cpu_delta_e_row.hpp"
+#include "metrics/ciede/ciede_cpu_lab_converter.hpp"
 
-namespace vq {
+namespace vq::ciede {
 namespace {
 
 // The chroma codes each pixel of one luma row uses, at luma resolution.
 template <typename Sample>
-void gather_chroma_row(const Picture& picture, const ciede::ChromaAddressing& addressing, int row,
+void gather_chroma_row(const Picture& picture, const ChromaAddressing& addressing, int row,
                        std::vector<int>& cb, std::vector<int>& cr) {
     const Sample* cb_plane = picture.plane<Sample>(1).data;
     const Sample* cr_plane = picture.plane<Sample>(2).data;
     for (int col = 0; col < int(cb.size()); ++col) {
-        const long index = ciede::chroma_sample_index(addressing, row, col);
+        const long index = chroma_sample_index(addressing, row, col);
         cb[col] = index < 0 ? 0 : cb_plane[index];
         cr[col] = index < 0 ? 0 : cr_plane[index];
     }
 }
 
 template <typename Sample>
-double delta_e_sum(const FramePair& pair, const ciede::ChromaAddressing& addressing,
+double delta_e_sum(const FramePair& pair, const ChromaAddressing& addressing,
                    int bit_depth) {
     const auto ref_luma = pair.reference.plane<Sample>(0);
     const auto dist_luma = pair.distorted.plane<Sample>(0);
     const int width = ref_luma.width;
     std::vector<int> ref_cb(width), ref_cr(width), dist_cb(width), dist_cr(width);
-    ciede::LabConverter lab(bit_depth, 2 * width);
-    ciede::DeltaERow delta_e(width);
+    LabConverter lab(bit_depth, 2 * width);
+    DeltaERow delta_e(width);
     double sum = 0.0;
     for (int row = 0; row < ref_luma.height; ++row) {
         gather_chroma_row<Sample>(pair.reference, addressing, row, ref_cb, ref_cr);
@@ -58,40 +56,22 @@ double delta_e_sum(const FramePair& pair, const ciede::ChromaAddressing& address
     return sum;
 }
 
-class CiedeCpu final : public CpuFeature {
+class CiedeCpu final : public ScorerTwin<CpuFeature, Scorer> {
 public:
-    explicit CiedeCpu(const CiedeOptions& options) : options_(options) {}
-
-    void init(const VideoFormat& format) override {
-        addressing_ = ciede::chroma_addressing(format, options_);
-        bit_depth_ = format.bit_depth;
-        pixel_count_ = static_cast<unsigned long long>(format.width) * unsigned(format.height);
-    }
-
-    std::vector<std::string> outputs() const override { return {"ciede2000"}; }
-    std::size_t block_bytes() const override { return sizeof(CiedeBlock); }
+    using ScorerTwin::ScorerTwin;
 
     void compute(const FramePair& pair, std::span<std::byte> bytes) const override {
-        block_as<CiedeBlock>(bytes).delta_e_sum =
-            bit_depth_ > 8 ? delta_e_sum<std::uint16_t>(pair, addressing_, bit_depth_)
-                           : delta_e_sum<std::uint8_t>(pair, addressing_, bit_depth_);
+        const int bit_depth = scorer_.format().bit_depth;
+        block_as<Block>(bytes).delta_e_sum =
+            bit_depth > 8 ? delta_e_sum<std::uint16_t>(pair, scorer_.chroma(), bit_depth)
+                          : delta_e_sum<std::uint8_t>(pair, scorer_.chroma(), bit_depth);
     }
-
-    void finish(std::span<const std::byte> bytes, std::span<double> scores) override {
-        scores[0] = ciede::frame_score(block_as<CiedeBlock>(bytes).delta_e_sum, pixel_count_);
-    }
-
-private:
-    CiedeOptions options_;
-    ciede::ChromaAddressing addressing_{};
-    int bit_depth_ = 8;
-    unsigned long long pixel_count_ = 0;
 };
 
 }  // namespace
 
-std::unique_ptr<CpuFeature> make_ciede_cpu(const OptionValues& values) {
-    return std::make_unique<CiedeCpu>(CiedeOptions::from(values));
+std::unique_ptr<CpuFeature> make_cpu(const OptionValues& values) {
+    return std::make_unique<CiedeCpu>(Scorer(values));
 }
 
-}  // namespace vq
+}  // namespace vq::ciede

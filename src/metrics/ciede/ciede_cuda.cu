@@ -36,10 +36,8 @@
 #include "cuda/memory.hpp"
 #include "cuda/cuda_feature.hpp"
 #include "metrics/ciede/ciede.hpp"
-#include "metrics/ciede/ciede_chroma.hpp"
-#include "metrics/ciede/ciede_math.hpp"
 
-namespace vq {
+namespace vq::ciede {
 namespace {
 
 constexpr unsigned threads_per_block = 256;
@@ -63,8 +61,8 @@ struct Frame {
     Planes distorted;
     int width;
     int height;
-    ciede::ChromaAddressing chroma;
-    ciede::CodeScale scale;
+    ChromaAddressing chroma;
+    CodeScale scale;
 };
 
 // ΔE · 2^64 truncated toward zero, for 0 <= ΔE < 2^16 (-0 included); false otherwise.
@@ -109,20 +107,20 @@ __device__ std::size_t lab_table_index(const Codes& codes) {
     return (std::size_t(codes.cb) << 16) | (std::size_t(codes.cr) << 8) | std::size_t(codes.y);
 }
 
-__global__ void __launch_bounds__(threads_per_block) fill_lab_table(ciede::Lab* table, ciede::CodeScale scale) {
+__global__ void __launch_bounds__(threads_per_block) fill_lab_table(Lab* table, CodeScale scale) {
     const unsigned index = blockIdx.x * threads_per_block + threadIdx.x;
     if (index >= lab_table_entries) return;
-    table[index] = ciede::ycbcr_to_lab(int(index & 0xffu), int(index >> 16), int((index >> 8) & 0xffu), scale);
+    table[index] = ycbcr_to_lab(int(index & 0xffu), int(index >> 16), int((index >> 8) & 0xffu), scale);
 }
 
 // Lab of a code triple: the table's entry for 8-bit input (bit-identical to computing it, see
 // the header), computed otherwise.
-__device__ ciede::Lab lab_of(const Codes& codes, const ciede::Lab* table, const ciede::CodeScale& scale) {
+__device__ Lab lab_of(const Codes& codes, const Lab* table, const CodeScale& scale) {
     if (table) {
-        const ciede::Lab* entry = &table[lab_table_index(codes)];
+        const Lab* entry = &table[lab_table_index(codes)];
         return {__ldg(&entry->L), __ldg(&entry->a), __ldg(&entry->b)};
     }
-    return ciede::ycbcr_to_lab(codes.y, codes.cb, codes.cr, scale);
+    return ycbcr_to_lab(codes.y, codes.cb, codes.cr, scale);
 }
 
 // Row and column of a grid-stride loop's pixel, advanced by the stride without a 64-bit division
@@ -148,18 +146,18 @@ struct RasterCursor {
 
 template <typename Sample>
 __global__ void __launch_bounds__(threads_per_block)
-    sum_delta_e(Frame frame, const ciede::Lab* lab_table, FixedPointSum* sum) {
+    sum_delta_e(Frame frame, const Lab* lab_table, FixedPointSum* sum) {
     const std::size_t pixels = std::size_t(frame.width) * std::size_t(frame.height);
     const std::size_t stride = std::size_t(gridDim.x) * threads_per_block;
     const std::size_t first = std::size_t(blockIdx.x) * threads_per_block + threadIdx.x;
     RasterCursor at(first, stride, frame.width);
     cuda::uint128 total = 0;
     for (std::size_t i = first; i < pixels; i += stride, at.advance()) {
-        const long chroma_index = ciede::chroma_sample_index(frame.chroma, at.row, at.col);
+        const long chroma_index = chroma_sample_index(frame.chroma, at.row, at.col);
         const Codes reference = codes_at<Sample>(frame.reference, i, chroma_index);
         const Codes distorted = codes_at<Sample>(frame.distorted, i, chroma_index);
         if (reference == distorted) continue;  // ΔE00 = +0, adds nothing (as the CPU twin skips it)
-        const float delta_e = ciede::delta_e_2000(lab_of(reference, lab_table, frame.scale),
+        const float delta_e = delta_e_2000(lab_of(reference, lab_table, frame.scale),
                                                   lab_of(distorted, lab_table, frame.scale));
         cuda::uint128 fixed;
         if (to_fixed_point(delta_e, fixed))
@@ -172,74 +170,54 @@ __global__ void __launch_bounds__(threads_per_block)
 }
 
 // The exact sum, rounded once (the conversion from 128 bits rounds to nearest; scaling by 2^-64
-// is exact).
-double to_double(const FixedPointSum& sum) {
+// is exact); NaN when a pixel had no fixed-point value.
+Block to_block(const FixedPointSum& sum) {
+    if (sum.unrepresentable) return {std::numeric_limits<double>::quiet_NaN()};
     const cuda::uint128 total = (cuda::uint128(sum.words[1]) << 64) | sum.words[0];
-    return std::ldexp(double(total), -64);
+    return {std::ldexp(double(total), -64)};
 }
 
-class CiedeCuda final : public cuda::CudaFeature {
+class CiedeCuda final : public ScorerTwin<cuda::CudaFeature, Scorer, FixedPointSum> {
 public:
-    explicit CiedeCuda(const CiedeOptions& options) : options_(options) {}
-
-    void init(const VideoFormat& format) override {
-        chroma_ = ciede::chroma_addressing(format, options_);
-        scale_ = ciede::code_scale(format.bit_depth);
-        format_ = format;
-        pixel_count_ = static_cast<unsigned long long>(format.width) * unsigned(format.height);
-    }
-
-    std::vector<std::string> outputs() const override { return {"ciede2000"}; }
-    std::size_t block_bytes() const override { return sizeof(FixedPointSum); }
+    using ScorerTwin::ScorerTwin;
 
     // 8-bit input: the Lab table (see the header), filled on the stream before any frame's
     // kernel. The result block is the accumulator, so no other scratch.
     void prepare(cudaStream_t stream) override {
-        if (format_.bit_depth != 8) return;
-        lab_table_ = cuda::DeviceBuffer(lab_table_entries * sizeof(ciede::Lab));
+        if (scorer_.format().bit_depth != 8) return;
+        lab_table_ = cuda::DeviceArray<Lab>(lab_table_entries);
         const unsigned blocks = unsigned(lab_table_entries / threads_per_block);
-        fill_lab_table<<<blocks, threads_per_block, 0, stream>>>(lab_table(), scale_);
+        fill_lab_table<<<blocks, threads_per_block, 0, stream>>>(lab_table_.data(), scorer_.scale());
         VQ_CUDA_CHECK_LAUNCH(fill_lab_table);
     }
 
     void enqueue(const cuda::DeviceFrame& frame, std::byte* device_block, cudaStream_t stream) override {
         auto* sum = reinterpret_cast<FixedPointSum*>(device_block);
-        VQ_CUDA_CHECK(cudaMemsetAsync(sum, 0, sizeof(FixedPointSum), stream));
-        const Frame planes{planes_of(frame.reference), planes_of(frame.distorted), format_.width, format_.height,
-                           chroma_, scale_};
-        const unsigned blocks = cuda::blocks_for(pixel_count_, threads_per_block);
-        if (format_.bit_depth > 8)
+        cuda::zero_async(sum, 1, stream);
+        const VideoFormat& format = scorer_.format();
+        const Frame planes{planes_of(frame.reference), planes_of(frame.distorted), format.width, format.height,
+                           scorer_.chroma(), scorer_.scale()};
+        const unsigned blocks = cuda::blocks_for(scorer_.pixel_count(), threads_per_block);
+        if (format.bit_depth > 8)
             sum_delta_e<std::uint16_t><<<blocks, threads_per_block, 0, stream>>>(planes, nullptr, sum);
         else
-            sum_delta_e<std::uint8_t><<<blocks, threads_per_block, 0, stream>>>(planes, lab_table(), sum);
+            sum_delta_e<std::uint8_t><<<blocks, threads_per_block, 0, stream>>>(planes, lab_table_.data(), sum);
         VQ_CUDA_CHECK_LAUNCH(sum_delta_e);
-    }
-
-    void finish(std::span<const std::byte> bytes, std::span<double> scores) override {
-        const auto& sum = block_as<FixedPointSum>(bytes);
-        scores[0] = sum.unrepresentable ? std::numeric_limits<double>::quiet_NaN()
-                                        : ciede::frame_score(to_double(sum), pixel_count_);
     }
 
 private:
     Planes planes_of(const std::byte* picture) const {
-        return {picture + format_.plane_offset(0), picture + format_.plane_offset(1), picture + format_.plane_offset(2)};
+        const VideoFormat& format = scorer_.format();
+        return {picture + format.plane_offset(0), picture + format.plane_offset(1), picture + format.plane_offset(2)};
     }
 
-    ciede::Lab* lab_table() const { return reinterpret_cast<ciede::Lab*>(lab_table_.data()); }
-
-    CiedeOptions options_;
-    cuda::DeviceBuffer lab_table_;  // 8-bit input only; empty otherwise
-    ciede::ChromaAddressing chroma_{};
-    ciede::CodeScale scale_{};
-    VideoFormat format_;
-    unsigned long long pixel_count_ = 0;
+    cuda::DeviceArray<Lab> lab_table_;  // 8-bit input only; empty otherwise
 };
 
 }  // namespace
 
-std::unique_ptr<Feature> make_ciede_cuda(const OptionValues& values) {
-    return std::make_unique<CiedeCuda>(CiedeOptions::from(values));
+std::unique_ptr<Feature> make_cuda(const OptionValues& values) {
+    return std::make_unique<CiedeCuda>(Scorer(values));
 }
 
-}  // namespace vq
+}  // namespace vq::ciede

@@ -1,10 +1,10 @@
-// ΔE00 of a row of colour pairs at once, through the vector kernel (ciede_delta_e_kernel.hpp):
+// ΔE00 of a row of colour pairs at once, through the vector kernel (ciede_cpu_delta_e_kernel.hpp):
 // bit-identical to ciede::delta_e_2000 on every pair.
 #pragma once
 
 #include <span>
 
-#include "metrics/ciede/ciede_kernels.hpp"
+#include "metrics/ciede/ciede_cpu_kernels.hpp"
 
 namespace vq::ciede {
 

@@ -1,5 +1,5 @@
 // Y'CbCr -> CIELAB for the CPU twin: memoised per code triple, with the misses converted in
-// batches by the vector kernel (ciede_lab_kernel.hpp).
+// batches by the vector kernel (ciede_cpu_lab_kernel.hpp).
 //
 // The conversion (spec/ciede.md §4.1-4.5) depends only on the code triple, and a frame repeats
 // most of its colours: neighbouring pixels share chroma (4:2:0 and 4:2:2 replicate it) and
@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "metrics/ciede/ciede_kernels.hpp"
+#include "metrics/ciede/ciede_cpu_kernels.hpp"
 
 namespace vq::ciede {
 

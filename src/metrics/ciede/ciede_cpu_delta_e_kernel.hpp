@@ -2,14 +2,14 @@
 //
 // Each stage repeats, lane by lane, exactly the reference's float and double operations of
 // spec/ciede.md §4.6 (the rows named), in the order written in ciede_math.hpp; only the libm
-// calls are replaced by the certified approximations of ciede_fast_math.hpp. When a lane's
+// calls are replaced by the certified approximations of ciede_cpu_fast_math.hpp. When a lane's
 // rounding is not certain, the stage recomputes that whole vector of lanes with the scalar
 // functions of ciede_math.hpp.
 //
 // Stages run over the whole row rather than pixel by pixel: a pixel's ΔE00 is one long chain of
 // dependent operations, and short loops of independent iterations let the core overlap pixels.
 //
-// INCLUDED ONCE PER INSTRUCTION SET after ciede_fast_math.hpp, inside the same namespace.
+// INCLUDED ONCE PER INSTRUCTION SET after ciede_cpu_fast_math.hpp, inside the same namespace.
 
 // Rows 3-6: C1, C2 and a1', a2'. C̄^7 as a product of the float C̄ (its square is exact in
 // double, then two roundings) is within 1e-15 relative of the reference's pow(C̄, 7).

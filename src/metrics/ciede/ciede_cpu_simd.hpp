@@ -3,7 +3,7 @@
 // keeps them unfused), plus conversions and a square root, which the extensions lack or compile
 // poorly, written with the instruction set's intrinsics.
 //
-// INCLUDED ONCE PER INSTRUCTION SET, inside a namespace, by ciede_kernels.cpp: deliberately
+// INCLUDED ONCE PER INSTRUCTION SET, inside a namespace, by ciede_cpu_kernels.cpp: deliberately
 // no include guard, and no #include here (the includer provides <immintrin.h>, <cstdint>).
 // VQ_CIEDE_SIMD selects the instructions: 256 for AVX2 (four lanes), or 0 for the baseline
 // (two lanes, the width of SSE2 and of every other 128-bit vector unit). An eight-lane AVX-512

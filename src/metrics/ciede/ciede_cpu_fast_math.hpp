@@ -12,7 +12,7 @@
 // cancellation); the Lab kernel propagates explicit bounds through its sums. Float boundaries
 // are ~2^-24 apart against a margin of 2^-40, so about 1 lane in 30 000 falls back.
 //
-// INCLUDED ONCE PER INSTRUCTION SET after ciede_simd.hpp, inside the same namespace.
+// INCLUDED ONCE PER INSTRUCTION SET after ciede_cpu_simd.hpp, inside the same namespace.
 
 inline constexpr double certainty_margin = 0x1p-40;
 

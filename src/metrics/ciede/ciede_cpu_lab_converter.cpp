@@ -1,4 +1,4 @@
-#include "metrics/ciede/ciede_lab_converter.hpp"
+#include "metrics/ciede/ciede_cpu_lab_converter.hpp"
 
 namespace vq::ciede {
 

@@ -1,5 +1,5 @@
 // The CPU twin's vector kernels and the arrays they work on. Both are bit-identical to the
-// scalar functions of ciede_math.hpp; ciede_kernels.cpp compiles them for AVX2 as well as for
+// scalar functions of ciede_math.hpp; ciede_cpu_kernels.cpp compiles them for AVX2 as well as for
 // the baseline instruction set, and kernels() is the best the CPU runs.
 #pragma once
 

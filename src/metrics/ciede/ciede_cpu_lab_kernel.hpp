@@ -2,11 +2,11 @@
 //
 // The exact steps (normalisation, matrix, the linear branches, and L*a*b* from the float f
 // values) are the templates of ciede_colour_steps.hpp evaluated on vectors. The six pow calls become
-// exp(p·ln x) from ciede_fast_math.hpp, and the errors are tracked to the three float roundings
+// exp(p·ln x) from ciede_cpu_fast_math.hpp, and the errors are tracked to the three float roundings
 // of f (spec/ciede.md §4.5): a lane whose f rounding, or whose t > ε branch, is not certain
 // within the propagated bound is recomputed with the scalar ycbcr_to_lab.
 //
-// INCLUDED ONCE PER INSTRUCTION SET after ciede_fast_math.hpp, inside the same namespace.
+// INCLUDED ONCE PER INSTRUCTION SET after ciede_cpu_fast_math.hpp, inside the same namespace.
 
 // Bound on the relative distance between exp(p·ln x) here and the reference's pow(x, p) (both
 // are within ~1e-15 of x^p).

@@ -1,7 +1,7 @@
 // The vector kernels, instantiated once for the baseline instruction set and, on x86-64 with
 // GCC, once more for AVX2, chosen at run time.
 
-#include "metrics/ciede/ciede_kernels.hpp"
+#include "metrics/ciede/ciede_cpu_kernels.hpp"
 
 #include <math.h>
 
@@ -28,11 +28,11 @@ LabBatch::LabBatch(int capacity)
 #define VQ_CIEDE_SIMD 0
 namespace {
 namespace baseline {
-#include "metrics/ciede/ciede_simd.hpp"
+#include "metrics/ciede/ciede_cpu_simd.hpp"
 #include "metrics/ciede/ciede_colour_steps.hpp"
-#include "metrics/ciede/ciede_fast_math.hpp"
-#include "metrics/ciede/ciede_delta_e_kernel.hpp"
-#include "metrics/ciede/ciede_lab_kernel.hpp"
+#include "metrics/ciede/ciede_cpu_fast_math.hpp"
+#include "metrics/ciede/ciede_cpu_delta_e_kernel.hpp"
+#include "metrics/ciede/ciede_cpu_lab_kernel.hpp"
 }  // namespace baseline
 }  // namespace
 
@@ -46,11 +46,11 @@ namespace baseline {
 #define VQ_CIEDE_SIMD 256
 namespace {
 namespace avx2 {
-#include "metrics/ciede/ciede_simd.hpp"
+#include "metrics/ciede/ciede_cpu_simd.hpp"
 #include "metrics/ciede/ciede_colour_steps.hpp"
-#include "metrics/ciede/ciede_fast_math.hpp"
-#include "metrics/ciede/ciede_delta_e_kernel.hpp"
-#include "metrics/ciede/ciede_lab_kernel.hpp"
+#include "metrics/ciede/ciede_cpu_fast_math.hpp"
+#include "metrics/ciede/ciede_cpu_delta_e_kernel.hpp"
+#include "metrics/ciede/ciede_cpu_lab_kernel.hpp"
 }  // namespace avx2
 }  // namespace
 #pragma GCC pop_options

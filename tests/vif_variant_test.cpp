@@ -109,6 +109,19 @@ TEST(VifVariants, AgreeWithPlainOnPatterns) {
             }
 }
 
+// Widths past several whole vectors, with remainders at every scale.
+TEST(VifVariants, AgreeWithPlainOnLargerNoisyFrames) {
+    std::mt19937 random(99);
+    for (const int bit_depth : {8, 10})
+        for (const auto [width, height] : {std::pair{333, 190}, {256, 144}}) {
+            const Picture ref = pattern_picture(width, height, bit_depth, "noise", random);
+            const int max = (1 << bit_depth) - 1;
+            expect_variants_agree(ref, distorted(ref, max / 8, false, random),
+                                  std::to_string(width) + "x" + std::to_string(height) + " " +
+                                      std::to_string(bit_depth) + "-bit");
+        }
+}
+
 TEST(VifVariants, AgreeWithPlainOnWorkedExamples) {
     for (const int bit_depth : {8, 10})
         for (int t = 0; t < 3; ++t) {

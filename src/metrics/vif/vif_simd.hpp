@@ -22,42 +22,48 @@ using U64 = std::uint64_t __attribute__((vector_size(VQ_VIF_VECTOR_BYTES)));
 using I64 = std::int64_t __attribute__((vector_size(VQ_VIF_VECTOR_BYTES)));
 using F64 = double __attribute__((vector_size(VQ_VIF_VECTOR_BYTES)));
 using HalfI32 = std::int32_t __attribute__((vector_size(VQ_VIF_VECTOR_BYTES / 2)));
-using U16 = std::uint16_t __attribute__((vector_size(VQ_VIF_VECTOR_BYTES / 2)));  // `lanes` of them
-using DoubleU16 = std::uint16_t __attribute__((vector_size(VQ_VIF_VECTOR_BYTES)));
-using U8 = std::uint8_t __attribute__((vector_size(VQ_VIF_VECTOR_BYTES / 4)));
 
 #if VQ_VIF_VECTOR_BYTES == 32
 #define VQ_VIF_LOW_HALF 0, 1, 2, 3
 #define VQ_VIF_HIGH_HALF 4, 5, 6, 7
-#define VQ_VIF_EVEN_OF_TWO 0, 2, 4, 6, 8, 10, 12, 14
 #else
 #define VQ_VIF_LOW_HALF 0, 1, 2, 3, 4, 5, 6, 7
 #define VQ_VIF_HIGH_HALF 8, 9, 10, 11, 12, 13, 14, 15
-#define VQ_VIF_EVEN_OF_TWO 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30
 #endif
 
+// Widening loads and the narrowing store are intrinsics: GCC 12 lowers the equivalent
+// __builtin_convertvector calls lane by lane.
 VQ_VIF_INLINE U32 load_widened(const std::uint8_t* p) {
-    U8 v;
-    std::memcpy(&v, p, sizeof v);
-    return __builtin_convertvector(v, U32);
+#if VQ_VIF_VECTOR_BYTES == 32
+    return (U32)_mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)));
+#else
+    return (U32)_mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+#endif
 }
 
 VQ_VIF_INLINE U32 load_widened(const std::uint16_t* p) {
-    U16 v;
-    std::memcpy(&v, p, sizeof v);
-    return __builtin_convertvector(v, U32);
+#if VQ_VIF_VECTOR_BYTES == 32
+    return (U32)_mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+#else
+    return (U32)_mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+#endif
 }
 
-// Samples p[0], p[2], ..., p[2 * (lanes - 1)].
+// Samples p[0], p[2], ..., p[2 * (lanes - 1)]: the low halves of 32-bit words, little-endian.
 VQ_VIF_INLINE U32 load_even_widened(const std::uint16_t* p) {
-    DoubleU16 v;
-    std::memcpy(&v, p, sizeof v);
-    return __builtin_convertvector(__builtin_shufflevector(v, v, VQ_VIF_EVEN_OF_TWO), U32);
+    U32 words;
+    std::memcpy(&words, p, sizeof words);
+    return words & 0xffff;
 }
 
+// Lanes below 2^16.
 VQ_VIF_INLINE void store_narrowed(std::uint16_t* p, U32 v) {
-    const U16 narrow = __builtin_convertvector(v, U16);
-    std::memcpy(p, &narrow, sizeof narrow);
+#if VQ_VIF_VECTOR_BYTES == 32
+    const __m256i packed = _mm256_permute4x64_epi64(_mm256_packus_epi32((__m256i)v, (__m256i)v), 0x08);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm256_castsi256_si128(packed));
+#else
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), _mm512_cvtepi32_epi16((__m512i)v));
+#endif
 }
 
 // The full 64-bit products of the low 32 bits of each 64-bit lane.
@@ -96,6 +102,24 @@ VQ_VIF_INLINE F64 truncate(F64 x) {
 #endif
 }
 
+// Sign-extending conversions of half a vector of int32 lanes. Intrinsics again: GCC 12 splits
+// the __builtin_convertvector forms into 128-bit pieces.
+VQ_VIF_INLINE F64 to_double(HalfI32 v) {
+#if VQ_VIF_VECTOR_BYTES == 32
+    return (F64)_mm256_cvtepi32_pd((__m128i)v);
+#else
+    return (F64)_mm512_cvtepi32_pd((__m256i)v);
+#endif
+}
+
+VQ_VIF_INLINE I64 to_int64(HalfI32 v) {
+#if VQ_VIF_VECTOR_BYTES == 32
+    return (I64)_mm256_cvtepi32_epi64((__m128i)v);
+#else
+    return (I64)_mm512_cvtepi32_epi64((__m256i)v);
+#endif
+}
+
 // table[index] per lane, index in [0, log2_table_size]: reads 32 bits and keeps the low 16 (the
 // table has one spare entry at the end for this).
 VQ_VIF_INLINE I64 gather_table(const std::uint16_t* table, I64 index) {
@@ -105,7 +129,7 @@ VQ_VIF_INLINE I64 gather_table(const std::uint16_t* table, I64 index) {
 #else
     const HalfI32 words = (HalfI32)_mm512_i64gather_epi32((__m512i)index, table, 2);
 #endif
-    return __builtin_convertvector(words & 0xffff, I64);
+    return to_int64(words & 0xffff);
 }
 
 // L(v) of spec §2.5 for doubles holding integers in [2^17, 2^53).
@@ -124,13 +148,13 @@ struct LaneSums {
 // Spec §2.6 for lanes/2 pixels at once, lane for lane the plain accumulate_pixel().
 VQ_VIF_INLINE void accumulate(HalfI32 sigma1_sq_i, HalfI32 sigma2_sq_i, HalfI32 sigma12_i,
                               double gain_limit, const std::uint16_t* table, LaneSums& sums) {
-    const F64 sigma1_sq = __builtin_convertvector(sigma1_sq_i, F64);
-    const F64 sigma2_sq = __builtin_convertvector(sigma2_sq_i, F64);
-    const F64 sigma12 = __builtin_convertvector(sigma12_i, F64);
+    const F64 sigma1_sq = to_double(sigma1_sq_i);
+    const F64 sigma2_sq = to_double(sigma2_sq_i);
+    const F64 sigma12 = to_double(sigma12_i);
     const double noise = noise_variance;
     const I64 is_log = sigma1_sq >= noise;  // all ones or zero per lane
     const I64 zero{};
-    sums.num_non_log += is_log ? zero : __builtin_convertvector(sigma2_sq_i, I64);
+    sums.num_non_log += is_log ? zero : to_int64(sigma2_sq_i);
     sums.den_non_log += is_log + 1;
     sums.den_log += is_log ? fixed_log2(table, sigma1_sq + noise) - 2048 * 17 : zero;
     const I64 has_num = is_log & (sigma12 > 0.0) & (sigma2_sq > 0.0);
@@ -145,34 +169,35 @@ VQ_VIF_INLINE void accumulate(HalfI32 sigma1_sq_i, HalfI32 sigma2_sq_i, HalfI32 
     sums.num_log += has_num ? fixed_log2(table, n2) - fixed_log2(table, n1) : zero;
 }
 
-// One row of vertical results in the layout the horizontal pass reads: eight uint16 streams,
-// each with `radius` mirrored entries on either side and room for a vector read past the end.
+// One row of vertical results in the layout the horizontal pass reads: eight 16-bit streams,
+// each with `radius` mirrored entries on either side and room for vector reads past the end.
 struct StreamRow {
     enum Stream { m1, m2, xx_high, xx_low, yy_high, yy_low, xy_high, xy_low, count };
 
     StreamRow(int width, int radius)
-        : width(width), radius(radius), stride(std::size_t(width + 2 * radius + 2 * lanes)),
+        : width(width), radius(radius), stride(std::size_t(width + 2 * radius + 4 * lanes)),
           values(stride * count) {}
 
     std::uint16_t* at(int stream, int column) {
         return values.data() + stream * stride + std::size_t(column + radius);
     }
 
+    // Values are stored minus 32768, as int16 bits: the signed multiply-add reads them.
     void store(int column, const VerticalMoments& v) {
         const std::uint32_t parts[count] = {v.m1, v.m2, v.qxx >> 16, v.qxx & 0xffff,
                                             v.qyy >> 16, v.qyy & 0xffff, v.qxy >> 16, v.qxy & 0xffff};
-        for (int s = 0; s < count; ++s) *at(s, column) = std::uint16_t(parts[s]);
+        for (int s = 0; s < count; ++s) *at(s, column) = std::uint16_t(parts[s] ^ 0x8000);
     }
 
     void store(int column, U32 m1_, U32 m2_, U32 qxx, U32 qyy, U32 qxy) {
-        store_narrowed(at(m1, column), m1_);
-        store_narrowed(at(m2, column), m2_);
-        store_narrowed(at(xx_high, column), qxx >> 16);
-        store_narrowed(at(xx_low, column), qxx & 0xffff);
-        store_narrowed(at(yy_high, column), qyy >> 16);
-        store_narrowed(at(yy_low, column), qyy & 0xffff);
-        store_narrowed(at(xy_high, column), qxy >> 16);
-        store_narrowed(at(xy_low, column), qxy & 0xffff);
+        store_narrowed(at(m1, column), m1_ ^ 0x8000);
+        store_narrowed(at(m2, column), m2_ ^ 0x8000);
+        store_narrowed(at(xx_high, column), (qxx >> 16) ^ 0x8000);
+        store_narrowed(at(xx_low, column), (qxx & 0xffff) ^ 0x8000);
+        store_narrowed(at(yy_high, column), (qyy >> 16) ^ 0x8000);
+        store_narrowed(at(yy_low, column), (qyy & 0xffff) ^ 0x8000);
+        store_narrowed(at(xy_high, column), (qxy >> 16) ^ 0x8000);
+        store_narrowed(at(xy_low, column), (qxy & 0xffff) ^ 0x8000);
     }
 
     void mirror_edges() {
@@ -246,22 +271,76 @@ VQ_VIF_INLINE void vertical_block(const std::uint16_t* const* ref_rows,
               rounded(ayy), rounded(axy));
 }
 
-// sum_k F[k] * v[column - Radius + k] over one stream, pairing the symmetric taps.
-template <int Radius>
-VQ_VIF_INLINE U32 horizontal_filter(const std::uint16_t* column0, const std::uint16_t* f) {
-    const std::uint16_t* v = column0 - Radius;
-    U32 sum = load_widened(v + Radius) * std::uint32_t(f[Radius]);
-    for (int k = 0; k < Radius; ++k)
-        sum += (load_widened(v + k) + load_widened(v + 2 * Radius - k)) * std::uint32_t(f[k]);
-    return sum;
+// The horizontal filter with the signed 16x16->32 multiply-add, which sums two taps per lane:
+// one load of 2*lanes samples feeds both the even outputs (taps 2t, 2t+1) and the odd ones (taps
+// 2t-1, 2t). Coefficients must be below 32768: scale 3's centre tap (43728) is not, so that
+// scale filters with the halved kernel (every tap of it is even) and doubles the sum.
+struct TapPairs {
+    template <int Radius>
+    static TapPairs of(const std::uint16_t* f) {
+        const int halving = f[Radius] >= 32768 ? 1 : 0;
+        auto tap = [&](int k) { return k < 0 || k > 2 * Radius ? 0u : std::uint32_t(f[k] >> halving); };
+        TapPairs pairs{};
+        pairs.halving = halving;
+        for (int t = 0; t <= Radius; ++t) {
+            pairs.even[t] = I32{} + std::int32_t(tap(2 * t) | tap(2 * t + 1) << 16);
+            pairs.odd[t] = I32{} + std::int32_t(tap(2 * t - 1) | tap(2 * t) << 16);
+        }
+        return pairs;
+    }
+
+    I32 even[max_taps / 2 + 1];
+    I32 odd[max_taps / 2 + 1];
+    int halving;
+};
+
+VQ_VIF_INLINE I32 multiply_add_pairs(I32 samples, I32 pairs) {
+#if VQ_VIF_VECTOR_BYTES == 32
+    return (I32)_mm256_madd_epi16((__m256i)samples, (__m256i)pairs);
+#else
+    return (I32)_mm512_madd_epi16((__m512i)samples, (__m512i)pairs);
+#endif
 }
 
+// sum_k F[k] * v[c - Radius + k] for the 2*lanes columns c from `column0`: even columns, odd columns.
+struct EvenOddSums {
+    U32 even, odd;
+};
+
 template <int Radius>
-VQ_VIF_INLINE U32 horizontal_square_moment(StreamRow& row, int high, int low, int column,
-                                           const std::uint16_t* f) {
-    const U32 high_sum = horizontal_filter<Radius>(row.at(high, column), f);
-    const U32 low_sum = horizontal_filter<Radius>(row.at(low, column), f);
+VQ_VIF_INLINE EvenOddSums horizontal_filter(const std::uint16_t* column0, const TapPairs& pairs) {
+    I32 even{}, odd{};
+    for (int t = 0; t <= Radius; ++t) {
+        I32 samples;
+        std::memcpy(&samples, column0 - Radius + 2 * t, sizeof samples);
+        even += multiply_add_pairs(samples, pairs.even[t]);
+        odd += multiply_add_pairs(samples, pairs.odd[t]);
+    }
+    // The samples were stored minus 32768 and the (halved) kernel sums to 65536 >> halving.
+    const std::uint32_t bias = 1u << 31;
+    return {((U32)even << pairs.halving) + bias, ((U32)odd << pairs.halving) + bias};
+}
+
+// (sum F*q + 2^15) >> 16 from the filtered high and low halves of q.
+VQ_VIF_INLINE U32 square_moment(U32 high_sum, U32 low_sum) {
     return high_sum + ((low_sum + 32768) >> 16);
+}
+
+// Local statistics of `lanes` pixels (spec §2.4, after the filters) into the accumulators.
+// Lanes whose `inside` is false become flat pixels: one den_non_log each, taken back later.
+VQ_VIF_INLINE void accumulate_lanes(U32 mu1, U32 mu2, U32 xx, U32 yy, U32 xy, I32 inside,
+                                    double gain_limit, const std::uint16_t* table, LaneSums& sums) {
+    const I32 zero{};
+    const I32 sigma1_sq = inside ? (I32)(xx - rounded_high_product(mu1, mu1)) : zero;
+    I32 sigma2_sq = inside ? (I32)(yy - rounded_high_product(mu2, mu2)) : zero;
+    sigma2_sq = sigma2_sq < 0 ? zero : sigma2_sq;
+    const I32 sigma12 = inside ? (I32)(xy - rounded_high_product(mu1, mu2)) : zero;
+    accumulate(__builtin_shufflevector(sigma1_sq, sigma1_sq, VQ_VIF_LOW_HALF),
+               __builtin_shufflevector(sigma2_sq, sigma2_sq, VQ_VIF_LOW_HALF),
+               __builtin_shufflevector(sigma12, sigma12, VQ_VIF_LOW_HALF), gain_limit, table, sums);
+    accumulate(__builtin_shufflevector(sigma1_sq, sigma1_sq, VQ_VIF_HIGH_HALF),
+               __builtin_shufflevector(sigma2_sq, sigma2_sq, VQ_VIF_HIGH_HALF),
+               __builtin_shufflevector(sigma12, sigma12, VQ_VIF_HIGH_HALF), gain_limit, table, sums);
 }
 
 template <typename Sample, int Radius>
@@ -271,6 +350,7 @@ ScaleSums statistics(const PlaneView<Sample>& ref, const PlaneView<Sample>& dist
     const std::uint16_t* f = filter_s.coefficients;
     const std::uint16_t* table = log2_table().data();
     const int width = ref.width;
+    const TapPairs pairs = TapPairs::of<Radius>(f);
     StreamRow row(width, Radius);
     const Sample* ref_rows[2 * Radius + 1];
     const Sample* dist_rows[2 * Radius + 1];
@@ -290,27 +370,19 @@ ScaleSums statistics(const PlaneView<Sample>& ref, const PlaneView<Sample>& dist
         row.mirror_edges();
 
         LaneSums lane_sums;
-        for (j = 0; j < width; j += lanes) {
-            const U32 mu1 = horizontal_filter<Radius>(row.at(StreamRow::m1, j), f);
-            const U32 mu2 = horizontal_filter<Radius>(row.at(StreamRow::m2, j), f);
-            const U32 xx = horizontal_square_moment<Radius>(row, StreamRow::xx_high, StreamRow::xx_low, j, f);
-            const U32 yy = horizontal_square_moment<Radius>(row, StreamRow::yy_high, StreamRow::yy_low, j, f);
-            const U32 xy = horizontal_square_moment<Radius>(row, StreamRow::xy_high, StreamRow::xy_low, j, f);
-            // Lanes past the row end become flat pixels (one den_non_log each, taken back below).
-            const I32 inside = lane_index < width - j;
-            const I32 zero{};
-            const I32 sigma1_sq = inside ? (I32)(xx - rounded_high_product(mu1, mu1)) : zero;
-            I32 sigma2_sq = inside ? (I32)(yy - rounded_high_product(mu2, mu2)) : zero;
-            sigma2_sq = sigma2_sq < 0 ? zero : sigma2_sq;
-            const I32 sigma12 = inside ? (I32)(xy - rounded_high_product(mu1, mu2)) : zero;
-            accumulate(__builtin_shufflevector(sigma1_sq, sigma1_sq, VQ_VIF_LOW_HALF),
-                       __builtin_shufflevector(sigma2_sq, sigma2_sq, VQ_VIF_LOW_HALF),
-                       __builtin_shufflevector(sigma12, sigma12, VQ_VIF_LOW_HALF), gain_limit,
-                       table, lane_sums);
-            accumulate(__builtin_shufflevector(sigma1_sq, sigma1_sq, VQ_VIF_HIGH_HALF),
-                       __builtin_shufflevector(sigma2_sq, sigma2_sq, VQ_VIF_HIGH_HALF),
-                       __builtin_shufflevector(sigma12, sigma12, VQ_VIF_HIGH_HALF), gain_limit,
-                       table, lane_sums);
+        for (j = 0; j < width; j += 2 * lanes) {
+            EvenOddSums filtered[StreamRow::count];
+            for (int stream = 0; stream < StreamRow::count; ++stream)
+                filtered[stream] = horizontal_filter<Radius>(row.at(stream, j), pairs);
+            auto moments_of = [&](U32 EvenOddSums::*half, I32 inside) {
+                accumulate_lanes(filtered[StreamRow::m1].*half, filtered[StreamRow::m2].*half,
+                                 square_moment(filtered[StreamRow::xx_high].*half, filtered[StreamRow::xx_low].*half),
+                                 square_moment(filtered[StreamRow::yy_high].*half, filtered[StreamRow::yy_low].*half),
+                                 square_moment(filtered[StreamRow::xy_high].*half, filtered[StreamRow::xy_low].*half),
+                                 inside, gain_limit, table, lane_sums);
+            };
+            moments_of(&EvenOddSums::even, 2 * lane_index < width - j);
+            moments_of(&EvenOddSums::odd, 2 * lane_index + 1 < width - j);
         }
         for (int l = 0; l < lanes / 2; ++l) {
             sums.num_log += lane_sums.num_log[l];
@@ -318,7 +390,7 @@ ScaleSums statistics(const PlaneView<Sample>& ref, const PlaneView<Sample>& dist
             sums.num_non_log += lane_sums.num_non_log[l];
             sums.den_non_log += lane_sums.den_non_log[l];
         }
-        sums.den_non_log -= (lanes - width % lanes) % lanes;
+        sums.den_non_log -= (2 * lanes - width % (2 * lanes)) % (2 * lanes);
     }
     return sums;
 }
@@ -391,4 +463,3 @@ void decimate_any_scale(const PlaneView<Sample>& source, int destination_scale, 
 
 #undef VQ_VIF_LOW_HALF
 #undef VQ_VIF_HIGH_HALF
-#undef VQ_VIF_EVEN_OF_TWO

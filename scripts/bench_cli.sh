@@ -26,7 +26,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ ${#features[@]} -gt 0 ] || { features=(--feature psnr); label=psnr; }
-vq=${VQ:-build/src/vq} synth=${VQ_SYNTH:-build/src/vq-synth} read_floor=${VQ_READ_FLOOR:-build/bench/vq-read-floor}
+vq=${VQ:-build/vq} synth=${VQ_SYNTH:-build/vq-synth} read_floor=${VQ_READ_FLOOR:-build/bench/vq-read-floor}
 dir=${VQ_BENCH_DIR:-/tmp/vq-bench}
 mkdir -p "$dir"
 

@@ -13,7 +13,7 @@ cmake --build build-cuda -j2 --target vq vq-synth vq_tests vq-read-floor vq_benc
 
 rm -rf .device
 mkdir -p .device/bin .device/lib .device/shared
-cp build-cuda/src/vq build-cuda/src/vq-synth build-cuda/tests/vq_tests build-cuda/bench/vq-read-floor \
+cp build-cuda/vq build-cuda/vq-synth build-cuda/tests/vq_tests build-cuda/bench/vq-read-floor \
    build-cuda/bench/vq_bench .device/bin/
 strip .device/bin/*
 # Every library the binaries load except the C and C++ runtimes, which Ubuntu 24.04 has in newer,

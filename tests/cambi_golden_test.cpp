@@ -24,6 +24,8 @@ struct GoldenCase {
     std::string request;   // the --feature argument that produced it
 };
 
+void PrintTo(const GoldenCase& c, std::ostream* out) { *out << c.golden << " (" << c.fixture << ", " << c.request << ")"; }
+
 // The two raw-yuv goldens (odd_641x359, testsrc_352x288_8b_422) were fed the y4m's luma
 // unchanged; CAMBI reads only luma, so the y4m gives the same input.
 std::vector<GoldenCase> golden_cases() {

@@ -154,8 +154,32 @@ TEST(CliBadInput, RawYuvFlags) {
 
 TEST(CliBadInput, UnwritableOutput) {
     const Clip clip = make_clip("cli_unwritable");
-    expect_failure("-r " + q(clip.ref) + " -d " + q(clip.dist) + " --feature psnr -o /nonexistent-dir/out.json", 1,
-                   "/nonexistent-dir/out.json");
+    const auto out = clip.dir / "nonexistent-dir" / "out.json";
+    expect_failure("-r " + q(clip.ref) + " -d " + q(clip.dist) + " --feature psnr -o " + q(out), 2, out.string());
+}
+
+// The reference keeps the first of two registrations whose outputs collide, silently; vq says so.
+TEST(CliBadInput, CollidingOutputsAreAUsageError) {
+    const Clip clip = make_clip("cli_colliding");
+    expect_failure("-r " + q(clip.ref) + " -d " + q(clip.dist) + " --feature psnr --feature psnr=enable_mse=true",
+                   2, "'psnr_y' a second time");
+}
+
+// As the reference does: the whole frames are scored, and a warning names the file and what is
+// left over.
+TEST(Cli, RawYuvWithTrailingBytesScoresTheWholeFrames) {
+    const Clip clip = make_clip("cli_raw_trailing");
+    const std::string frame(64 * 48 * 3 / 2, 'x');
+    std::ofstream(clip.dir / "ref.yuv", std::ios::binary) << frame << frame << frame;
+    std::ofstream(clip.dir / "dist.yuv", std::ios::binary) << frame << frame << frame.substr(0, 100);
+    const auto out = clip.dir / "out.json";
+    const auto result = test::run_vq("-r " + q(clip.dir / "ref.yuv") + " -d " + q(clip.dir / "dist.yuv") +
+                                     " -w 64 -h 48 -p 420 -b 8 --feature psnr --json -o " + q(out));
+    EXPECT_EQ(result.exit_code, 0) << result.output;
+    EXPECT_NE(result.output.find("warning: '" + (clip.dir / "dist.yuv").string() + "' ends with 100 bytes"),
+              std::string::npos)
+        << result.output;
+    EXPECT_EQ(nlohmann::json::parse(test::read_file(out))["frames"].size(), 2u);
 }
 
 TEST(CliBadInput, UnknownFlagsAndBadNumbers) {

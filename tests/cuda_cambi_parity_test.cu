@@ -83,6 +83,8 @@ struct TwinCase {
     std::string request;
 };
 
+void PrintTo(const TwinCase& c, std::ostream* out) { *out << describe_case(c.format, c.request); }
+
 class CudaCambiTwins : public testing::TestWithParam<TwinCase> {};
 
 TEST_P(CudaCambiTwins, MatchTheCpuTwinFrameByFrame) {
@@ -193,6 +195,8 @@ struct GoldenCase {
     std::string fixture;
     std::string request;
 };
+
+void PrintTo(const GoldenCase& c, std::ostream* out) { *out << c.golden << " (" << c.fixture << ", " << c.request << ")"; }
 
 std::vector<GoldenCase> golden_cases() {
     std::vector<GoldenCase> cases;

@@ -42,6 +42,8 @@ std::string describe(const Case& c) {
            to_string(c.scene) + " " + c.request;
 }
 
+void PrintTo(const Case& c, std::ostream* out) { *out << describe(c); }
+
 // Σ·2^24 of the k largest values, and whether the reference's double sum of them is exact in any
 // order (§15.3: every partial sum is a multiple of the smallest non-zero value's grid, below 2^53
 // grid steps).

@@ -51,6 +51,8 @@ struct Layout {
     ChromaFormat chroma;
 };
 
+void PrintTo(const Layout& layout, std::ostream* out) { *out << layout.bit_depth << "-bit " << to_string(layout.chroma); }
+
 class CudaPsnrParity : public testing::TestWithParam<Layout> {};
 
 TEST_P(CudaPsnrParity, MatchesTheCpuTwinBitForBit) {

@@ -98,6 +98,11 @@ struct FileCase {
     std::string error_suffix;  // after "'path': ", empty for a clean end
 };
 
+void PrintTo(const FileCase& c, std::ostream* out) {
+    *out << c.name << ": " << c.bytes.size() << " bytes, " << c.frames << " frames, then "
+         << (c.error_suffix.empty() ? "the end" : c.error_suffix);
+}
+
 std::string frames_of(const VideoFormat& format, int first, int end) {
     std::string bytes;
     for (int f = first; f < end; ++f) bytes += frame_bytes(format, f);

@@ -17,6 +17,7 @@
 
 #include "io/frame_source.hpp"
 #include "io_test_support.hpp"
+#include "test_printers.hpp"
 #include "test_support.hpp"
 #include "vq/error.hpp"
 
@@ -68,6 +69,8 @@ struct Y4mCase {
     VideoFormat format;
 };
 
+void PrintTo(const Y4mCase& c, std::ostream* out) { *out << '"' << c.tags << "\" -> " << describe(c.format); }
+
 class Y4mReaderFormats : public testing::TestWithParam<Y4mCase> {};
 
 // 5x3 is odd both ways: 4:2:0 chroma is 3x2, 4:2:2 chroma 3x3.
@@ -105,6 +108,18 @@ INSTANTIATE_TEST_SUITE_P(
                     Y4mCase{"C444p16", "C444p16", fmt5x3(ChromaFormat::yuv444, 16)},
                     Y4mCase{"Cmono16", "Cmono16", fmt5x3(ChromaFormat::yuv400, 16)}),
     [](const testing::TestParamInfo<Y4mCase>& info) { return std::string(info.param.name); });
+
+// Files written on Windows: the header and the FRAME lines end in CRLF. The reference reads them.
+TEST(Y4mReader, ReadsCrlfLineEnds) {
+    const VideoFormat format = fmt5x3(ChromaFormat::yuv420);
+    std::string bytes = "YUV4MPEG2 W5 H3 F25:1 Ip C420\r\n";
+    for (int f = 0; f < 2; ++f) bytes += "FRAME\r\n" + frame_bytes(format, f);
+    const fs::path path = write_file(test::scratch_dir("y4m_crlf") / "in.y4m", bytes);
+    const auto source = open_y4m(path.string());
+    EXPECT_EQ(source->format(), format);
+    for (int f = 0; f < 2; ++f) expect_frame(source->next(), format, f);
+    EXPECT_FALSE(source->next().has_value());
+}
 
 TEST(Y4mReader, OddSizedPlanesHaveCeilDimensions) {
     const fs::path path = test::scratch_dir("y4m_odd") / "in.y4m";
@@ -401,6 +416,26 @@ TEST(YuvReader, TruncatedLastFrameNamesFileAndFrame) {
     expect_frame(source->next(), format, 0);
     EXPECT_EQ(error_of([&] { source->next(); }),
               "'" + path.string() + "': frame 1 is truncated (got 47 of 48 bytes)");
+}
+
+// What the CLI asks for: bytes after the last whole frame end the input, as in the reference,
+// and the caller hears how many there were.
+TEST(YuvReader, TrailingBytesEndTheInputWhenTheCallerAcceptsThem) {
+    const VideoFormat format{4, 4, 10, ChromaFormat::yuv420};  // 48 bytes a frame
+    const fs::path path = write_file(test::scratch_dir("yuv_trailing") / "in.yuv",
+                                     frame_bytes(format, 0) + frame_bytes(format, 1).substr(0, 47));
+    std::vector<std::size_t> reported;
+    const auto source = open_yuv(path.string(), format, [&](std::size_t bytes) { reported.push_back(bytes); });
+    expect_frame(source->next(), format, 0);
+    EXPECT_FALSE(source->next().has_value());
+    EXPECT_FALSE(source->next().has_value());
+    EXPECT_EQ(reported, std::vector<std::size_t>{47});
+
+    reported.clear();
+    const auto skipping = open_yuv(path.string(), format, [&](std::size_t bytes) { reported.push_back(bytes); });
+    EXPECT_TRUE(skipping->skip());
+    EXPECT_FALSE(skipping->skip());
+    EXPECT_EQ(reported, std::vector<std::size_t>{47});
 }
 
 TEST(YuvReader, SkipDiscardsWholeFrames) {

@@ -1,7 +1,10 @@
 // parse_y4m_header: every C tag, the optional tags, and every way a header can be wrong.
+#include <cctype>
+#include <ostream>
 #include <string>
 #include <string_view>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "io/y4m_header.hpp"
@@ -33,11 +36,21 @@ TEST(Y4mHeader, ParsesTheRequiredTagsAndDefaultsTo8Bit420) {
     EXPECT_EQ(header.alpha_plane_bytes(), 0u);
 }
 
+// Files written on Windows end the header in CRLF; the reference accepts them.
+TEST(Y4mHeader, AcceptsACrlfLineEnd) {
+    EXPECT_EQ(parse_y4m_header("YUV4MPEG2 W352 H288 F25:1\r").format, (VideoFormat{352, 288, 8, ChromaFormat::yuv420}));
+    EXPECT_EQ(parse_y4m_header("YUV4MPEG2 W352 H288 F25:1 C422\r").format.chroma, ChromaFormat::yuv422);
+}
+
 struct ChromaCase {
     const char* tag;
     ChromaFormat chroma;
     int bit_depth;
 };
+
+void PrintTo(const ChromaCase& c, std::ostream* out) {
+    *out << 'C' << c.tag << " -> " << to_string(c.chroma) << ' ' << c.bit_depth << "-bit";
+}
 
 class Y4mHeaderChroma : public testing::TestWithParam<ChromaCase> {};
 
@@ -105,6 +118,27 @@ struct BadHeader {
     const char* message;  // what the error must say, exactly
 };
 
+void PrintTo(const BadHeader& c, std::ostream* out) { *out << '"' << c.line << "\" -> " << c.message; }
+
+// "07_W_minus_4_H2_F1_1": the index keeps names unique, the header's tags say what is wrong.
+std::string bad_header_name(const testing::TestParamInfo<BadHeader>& info) {
+    std::string name = fmt::format("{:02}", info.index);
+    std::string_view tags = info.param.line;
+    if (tags.starts_with("YUV4MPEG2")) tags.remove_prefix(9);
+    if (tags.empty()) return name + "_nothing_after_the_signature";
+    for (const char c : tags) {
+        if (std::isalnum(static_cast<unsigned char>(c)))
+            name += c;
+        else if (c == '-')
+            name += "_minus_";
+        else if (c == '+')
+            name += "_plus_";
+        else
+            name += '_';
+    }
+    return name;
+}
+
 class Y4mHeaderRejects : public testing::TestWithParam<BadHeader> {};
 
 TEST_P(Y4mHeaderRejects, WithAOneLineMessage) {
@@ -159,7 +193,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadHeader{"YUV4MPEG2 W2 H2 F1:1 C", "C: unknown chroma format"},
         BadHeader{"YUV4MPEG W2 H2 F1:1", "missing YUV4MPEG2 signature"},
         BadHeader{"YUV4MPEG2W2 H2 F1:1", "missing YUV4MPEG2 signature"},
-        BadHeader{"", "missing YUV4MPEG2 signature"}));
+        BadHeader{"", "missing YUV4MPEG2 signature"}),
+    bad_header_name);
 
 TEST(Y4mHeader, RejectsAnOverlongLine) {
     std::string line = "YUV4MPEG2 W2 H2 F1:1 X";

@@ -1,4 +1,5 @@
 // The terminal progress line and the --quiet switch.
+#include <filesystem>
 #include <sstream>
 
 #include <gtest/gtest.h>
@@ -65,9 +66,11 @@ TEST(Arguments, LibvmafSpellings) {
 }
 
 TEST(CliQuiet, QuietRunPrintsNothing) {
-    const auto result = test::run_vq("--demo -q -o /dev/null --json");
+    const auto out = test::scratch_dir("cli_quiet") / "scores.json";
+    const auto result = test::run_vq("--demo -q --json -o \"" + out.string() + "\"");
     EXPECT_EQ(result.exit_code, 0);
     EXPECT_EQ(result.output, "");
+    EXPECT_TRUE(std::filesystem::is_regular_file(out));
 }
 
 }  // namespace

@@ -256,6 +256,24 @@ TEST(ReportJson, ReceiptIsValidJsonAndComesLast) {
               std::string(spec_example_json) + "  \"aggregate_metrics\": {\n  }\n}\n");
 }
 
+// `--feature cambi=window_size=33 --feature cambi=topk=0.2`: one feature, two option sets. JSON
+// names must be unique, so each entry is keyed by its outputs' name.
+TEST(ReportJson, FeatureBackendsKeysAreUniqueWhenAFeatureRunsTwice) {
+    ScoreTable table = spec_example_table();
+    table.receipts = {FeatureReceipt{.feature = "cambi", .backend = "cpu", .outputs = {"cambi_ws_33"}},
+                      FeatureReceipt{.feature = "cambi", .backend = "cpu", .outputs = {"cambi_topk_0.2"}},
+                      FeatureReceipt{.feature = "psnr", .backend = "cpu", .outputs = {"psnr_y"}}};
+    const std::string json = write(table, OutputFormat::json);
+    const std::string receipt = json.substr(json.find("\"feature_backends\""));
+    EXPECT_EQ(receipt,
+              "\"feature_backends\": {\n"
+              "    \"cambi_ws_33\": \"cpu\",\n"
+              "    \"cambi_topk_0.2\": \"cpu\",\n"
+              "    \"psnr\": \"cpu\"\n"
+              "  }\n"
+              "}\n");
+}
+
 TEST(ReportJson, NonFiniteFrameValuePrintsNullWithoutNewline) {
     ScoreTable table;
     const auto ciede = table.add_column("ciede2000");

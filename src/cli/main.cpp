@@ -4,12 +4,14 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include <fmt/format.h>
 
 #include "cli/args.hpp"
+#include "cli/interrupt.hpp"
+#include "cli/output_file.hpp"
 #include "cli/progress.hpp"
 #include "engine/driver.hpp"
 #include "io/frame_source.hpp"
@@ -37,34 +39,15 @@ OpenedInput open_input(const Arguments& args, const std::string& path) {
             if (args.pixel_format == name) format.chroma = chroma;
         validate(format);
         options.raw = format;
+        // As the reference does: score the whole frames, and say what was left over.
+        options.on_trailing_bytes = [path, frame_bytes = format.frame_bytes()](std::size_t bytes) {
+            std::cerr << fmt::format("vq: warning: '{}' ends with {} bytes that are not a whole frame ({} bytes); "
+                                     "scoring the whole frames before them\n",
+                                     path, bytes, frame_bytes);
+        };
     }
     return open_video(path, options);
 }
-
-// Opens the output file before any work, so that an unwritable path fails at once; the scores
-// go to a temporary file renamed into place only when the run succeeds.
-class OutputFile {
-public:
-    explicit OutputFile(const std::string& path) : path_(path), temporary_(path + ".vq-partial") {
-        stream_.open(temporary_, std::ios::binary);
-        if (!stream_) throw runtime_error(fmt::format("cannot write '{}'", path));
-    }
-    ~OutputFile() {
-        if (!committed_) std::filesystem::remove(temporary_);
-    }
-    std::ostream& stream() { return stream_; }
-    void commit() {
-        stream_.close();
-        if (!stream_) throw runtime_error(fmt::format("cannot write '{}'", path_));
-        std::filesystem::rename(temporary_, path_);
-        committed_ = true;
-    }
-
-private:
-    std::string path_, temporary_;
-    std::ofstream stream_;
-    bool committed_ = false;
-};
 
 void print_summary(std::ostream& out, const ScoreTable& table, const NumberStyle& style) {
     std::size_t width = 8;
@@ -167,14 +150,17 @@ int run(int argc, char** argv) {
         return 0;
     }
     const bool terminal = isatty(STDERR_FILENO);
+    exit_cleanly_on_interrupt();
+    // Checked and opened before any work, so that a bad path fails at once, not after the run.
     std::optional<OutputFile> output;
     if (!args.output.empty()) output.emplace(args.output);
 
     ScoreTable table = args.demo ? run_demo(args, terminal && !args.quiet)
                                  : run_files(args, terminal && !args.quiet);
     if (output) {
-        write_report(output->stream(), table, args.format, args.number_style, {VQ_VERSION});
-        output->commit();
+        std::ostringstream report;
+        write_report(report, table, args.format, args.number_style, {VQ_VERSION});
+        output->publish(report.view());
     }
     if ((terminal && !args.quiet) || !output) print_summary(std::cerr, table, args.number_style);
     return 0;

@@ -37,7 +37,7 @@ std::optional<Picture> FileFrameSource::next() {
     return guarded([this]() -> std::optional<Picture> {
         if (!begin_frame(index_)) return std::nullopt;
         FrameBuffer buffer = allocate();
-        read_samples(buffer.get());
+        if (!read_samples(buffer.get())) return std::nullopt;
         ++index_;
         return Picture(format_, std::move(buffer));
     });
@@ -51,8 +51,7 @@ bool FileFrameSource::skip() {
             ++index_;
             return true;
         }
-        if (!begin_frame(index_)) return false;
-        discard_samples();
+        if (!begin_frame(index_) || !discard_samples()) return false;
         ++index_;
         return true;
     });
@@ -94,17 +93,27 @@ FrameBuffer FileFrameSource::allocate() const {
                                     format_.frame_bytes()));
 }
 
-void FileFrameSource::read_samples(std::byte* dest) {
+bool FileFrameSource::ends_at_partial_frame(std::size_t) { return false; }
+
+bool FileFrameSource::read_samples(std::byte* dest) {
     const std::size_t got = file_.read(dest, format_.frame_bytes());
-    if (got < format_.frame_bytes()) throw_truncated(got);
+    if (got < format_.frame_bytes()) {
+        if (ends_at_partial_frame(got)) return false;
+        throw_truncated(got);
+    }
     const std::size_t ignored = file_.discard(ignored_bytes_);
     if (ignored < ignored_bytes_) throw_truncated(got + ignored);
+    return true;
 }
 
-void FileFrameSource::discard_samples() {
+bool FileFrameSource::discard_samples() {
     const std::size_t wanted = format_.frame_bytes() + ignored_bytes_;
     const std::size_t got = file_.discard(wanted);
-    if (got < wanted) throw_truncated(got);
+    if (got < wanted) {
+        if (got < format_.frame_bytes() && ends_at_partial_frame(got)) return false;
+        throw_truncated(got);
+    }
+    return true;
 }
 
 void FileFrameSource::throw_truncated(std::size_t got) const {

@@ -47,6 +47,10 @@ protected:
     // when no byte of the frame is present.
     virtual bool begin_frame(std::size_t index) = 0;
 
+    // The file ended `got` bytes into a frame's samples: true ends the input there, false makes
+    // the frame an error (the default).
+    virtual bool ends_at_partial_frame(std::size_t got);
+
     InputFile& file() { return file_; }
 
 private:
@@ -56,8 +60,9 @@ private:
     auto guarded(Step step);
 
     FrameBuffer allocate() const;
-    void read_samples(std::byte* dest);
-    void discard_samples();
+    // Both false where a partial frame ends the input.
+    bool read_samples(std::byte* dest);
+    bool discard_samples();
     // Throws "'path': frame N is truncated (got A of B bytes)".
     [[noreturn]] void throw_truncated(std::size_t got) const;
 

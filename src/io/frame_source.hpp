@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -34,8 +35,14 @@ public:
 // empty file, a bad magic or header, an unsupported C tag, or absurd dimensions.
 std::unique_ptr<FrameSource> open_y4m(const std::string& path);
 
-// Opens a headerless planar YUV file of the given format (chroma planes ceil-sized).
-std::unique_ptr<FrameSource> open_yuv(const std::string& path, const VideoFormat& format);
+// Called with the number of bytes after the last whole frame of a raw YUV file.
+using TrailingBytes = std::function<void(std::size_t bytes)>;
+
+// Opens a headerless planar YUV file of the given format (chroma planes ceil-sized). A partial
+// last frame is an error, unless `on_trailing_bytes` is given: then, as in the reference, those
+// bytes end the input after the whole frames, and it is told how many there were.
+std::unique_ptr<FrameSource> open_yuv(const std::string& path, const VideoFormat& format,
+                                      TrailingBytes on_trailing_bytes = {});
 
 // Threads that read one input when the caller does not say: min(4, hardware threads).
 unsigned default_read_threads();

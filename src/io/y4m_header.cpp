@@ -111,6 +111,8 @@ Y4mHeader parse_y4m_header(std::string_view line) {
     if (line.size() > max_y4m_header_bytes)
         throw runtime_error(fmt::format("header is longer than {} bytes", max_y4m_header_bytes));
     if (!has_y4m_signature(line)) throw runtime_error("missing YUV4MPEG2 signature");
+    // Files written on Windows end the header in CRLF; the reference accepts them.
+    if (line.ends_with('\r')) line.remove_suffix(1);
 
     Y4mHeader header;
     std::optional<int> width;

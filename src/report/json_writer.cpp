@@ -1,6 +1,7 @@
 // JSON output, byte for byte as libvmaf writes it (spec/cli-and-output.md §11.3), quirks kept:
 // a non-finite per-frame value prints `null` without its newline, the frames array separator
 // is keyed on the frame index rather than on "first printed", and names are not escaped.
+#include <algorithm>
 #include <cmath>
 
 #include <nlohmann/json.hpp>
@@ -71,6 +72,15 @@ void write_aggregates(std::ostream& out, const ScoreTable& table, const NumberSt
     out << "\n  }";
 }
 
+// A receipt's name in "feature_backends": the feature's, or, when the feature runs with several
+// option sets, its first output's ("cambi_ws_33"), unique because no two features may write the
+// same output. JSON names must be unique for a reader to see every entry.
+std::string receipt_key(const ScoreTable& table, const FeatureReceipt& receipt) {
+    const auto same_feature = [&](const FeatureReceipt& other) { return other.feature == receipt.feature; };
+    const bool repeated = std::count_if(table.receipts.begin(), table.receipts.end(), same_feature) > 1;
+    return repeated && !receipt.outputs.empty() ? receipt.outputs.front() : receipt.feature;
+}
+
 // vq's extension: which backend computed what. libvmaf has no such members, so golden
 // comparisons must ignore "backend_used" and "feature_backends" (like "version" and "fps").
 // They come last so that everything before them stays libvmaf's text.
@@ -79,7 +89,7 @@ void write_backend_receipt(std::ostream& out, const ScoreTable& table) {
     out << ",\n  \"backend_used\": " << quoted(table.backend_used) << ",\n";
     out << "  \"feature_backends\": {";
     for (std::size_t r = 0; r < table.receipts.size(); ++r) {
-        out << "\n    " << quoted(table.receipts[r].feature) << ": "
+        out << "\n    " << quoted(receipt_key(table, table.receipts[r])) << ": "
             << quoted(table.receipts[r].backend) << (r + 1 < table.receipts.size() ? "," : "");
     }
     out << "\n  }";

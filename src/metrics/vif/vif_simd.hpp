@@ -140,6 +140,14 @@ VQ_VIF_INLINE I64 fixed_log2(const std::uint16_t* table, F64 v) {
     return gather_table(table, index) + 2048 * (exponent - 15);
 }
 
+VQ_VIF_INLINE bool any(I64 mask) {
+#if VQ_VIF_VECTOR_BYTES == 32
+    return _mm256_movemask_pd((__m256d)mask) != 0;
+#else
+    return _mm512_movepi64_mask((__m512i)mask) != 0;
+#endif
+}
+
 // Per-lane partial sums of one scale's accumulators.
 struct LaneSums {
     I64 num_log{}, den_log{}, num_non_log{}, den_non_log{};
@@ -156,8 +164,11 @@ VQ_VIF_INLINE void accumulate(HalfI32 sigma1_sq_i, HalfI32 sigma2_sq_i, HalfI32 
     const I64 zero{};
     sums.num_non_log += is_log ? zero : to_int64(sigma2_sq_i);
     sums.den_non_log += is_log + 1;
+    // Flat areas skip the table look-ups and the division, the costly part.
+    if (!any(is_log)) return;
     sums.den_log += is_log ? fixed_log2(table, sigma1_sq + noise) - 2048 * 17 : zero;
     const I64 has_num = is_log & (sigma12 > 0.0) & (sigma2_sq > 0.0);
+    if (!any(has_num)) return;
     constexpr double epsilon = 65536 * 1.0e-10;
     F64 gain = sigma12 / (sigma1_sq + epsilon);
     const F64 residual = sigma2_sq - gain * sigma12;

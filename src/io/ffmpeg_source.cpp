@@ -188,6 +188,7 @@ private:
         codec_->pkt_timebase = stream_->time_base;
         codec_->opaque = &log_;
         codec_->thread_count = int(options.threads);
+        if (options.max_pixels > 0) codec_->max_pixels = options.max_pixels;
         codec_->thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE;
         // Checksums, where the codec has them (FFV1's slice CRCs), catch damaged frames.
         codec_->err_recognition |= AV_EF_CRCCHECK;

@@ -19,6 +19,7 @@ namespace vq {
 
 struct DecodeOptions {
     unsigned threads = 0;  // decoder threads; 0 lets libavcodec pick (about one per core)
+    long long max_pixels = 0;  // refuse larger pictures before decoding them (the fuzzer); 0: FFmpeg's limit
 };
 
 // What the container says about the stream, for reports and the progress line only.

@@ -1,6 +1,7 @@
 // The vector variant of VIF's statistics and decimation, written once with GCC vector
 // extensions (lane-wise integer and IEEE double arithmetic, -ffp-contract=off keeps it unfused)
-// plus the few instructions they lack: the 32x32->64 multiply, truncation and table gathers.
+// plus the instructions they lack or GCC 12 lowers poorly: widening loads, the 32x32->64
+// multiply, the 16-bit multiply-add, truncation and table gathers.
 //
 // INCLUDED ONCE PER INSTRUCTION SET, inside a namespace, by vif_kernels.cpp: deliberately no
 // include guard. VQ_VIF_VECTOR_BYTES selects the width: 32 (AVX2) or 64 (AVX-512). The includer
@@ -10,7 +11,9 @@
 // - 8-bit vertical sums are below 2^32, so lane-wise uint32 arithmetic is exact even where an
 //   intermediate product wraps. Wider inputs form their square sums in 64-bit lanes.
 // - The horizontal pass reads each rounded square sum q (< 2^32) as q = 65536*hi + lo and
-//   filters hi and lo separately in 32 bits: (sum F*q + 2^15) >> 16 = S_hi + ((S_lo + 2^15) >> 16).
+//   filters hi and lo separately: (sum F*q + 2^15) >> 16 = S_hi + ((S_lo + 2^15) >> 16). Every
+//   stream it reads is 16-bit, stored minus 32768 for the signed multiply-add, and every
+//   filtered sum is below 2^32, so 32-bit lanes wrapping on the way still end exact.
 // - The per-pixel logarithm branch runs in double: every integer it handles is below 2^53, and
 //   L(v) reads v's exponent and top 16 bits straight from the double's bits.
 

@@ -470,8 +470,7 @@ void decimate_any_scale(const PlaneView<Sample>& source, int destination_scale, 
     switch (destination_scale) {
         case 1: return decimate_with<Sample, 4>(source, destination_scale, bits, out);
         case 2: return decimate_with<Sample, 2>(source, destination_scale, bits, out);
-        case 3: return decimate_with<Sample, 1>(source, destination_scale, bits, out);
-        default: return decimate_with<Sample, 8>(source, destination_scale, bits, out);
+        default: return decimate_with<Sample, 1>(source, destination_scale, bits, out);
     }
 }
 

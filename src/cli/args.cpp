@@ -45,7 +45,7 @@ Arguments parse_arguments(int argc, char** argv) {
     app.add_flag("--help", args.help, "print this help and exit");
 
     unsigned threads = 0, subsample = 1, frame_cnt = 0, skip_ref = 0, skip_dist = 0;
-    std::string precision = "legacy", backend = "cpu", model;
+    std::string precision = "legacy", backend = "cpu";
     int gpu = 0;
     bool json = false, xml = false, csv = false, sub = false, no_prediction = false;
 
@@ -65,7 +65,9 @@ Arguments parse_arguments(int argc, char** argv) {
     app.add_option("--decode-threads", args.decode_threads,
                    "FFmpeg decoder threads per input (default: FFmpeg's choice, about one per core)");
     app.add_option("--feature", args.features, "feature to compute: NAME or NAME=key=val:key=val (repeatable)");
-    app.add_option("-m,--model", model, "VMAF model (not supported by this version of vq)");
+    app.add_option("-m,--model", args.models,
+                   "VMAF model (repeatable): version=NAME or path=FILE.json, then :name=N, :enable_transform, "
+                   ":disable_clip, :FEATURE.OPTION=VALUE; default version=vmaf_v0.6.1 when no --feature is given");
     app.add_option("-o,--output", args.output, "write the scores to this file");
     app.add_flag("--xml", xml, "output format XML (default)");
     app.add_flag("--json", json, "output format JSON");
@@ -76,7 +78,7 @@ Arguments parse_arguments(int argc, char** argv) {
     app.add_option("--frame_cnt", frame_cnt, "stop after N frame pairs")->check(CLI::PositiveNumber);
     app.add_option("--frame_skip_ref", skip_ref, "skip the first N reference frames");
     app.add_option("--frame_skip_dist", skip_dist, "skip the first N distorted frames");
-    app.add_flag("-n,--no_prediction", no_prediction, "compute no model score (vq computes none anyway)");
+    app.add_flag("-n,--no_prediction", no_prediction, "compute no VMAF model, only the --feature requests");
     app.add_flag("-q,--quiet", args.quiet, "no progress line and no summary");
     app.add_flag("-v,--version", args.version, "print the version and exit");
     app.add_option("--backend", backend, "cpu, cuda or auto (cuda when a usable GPU is present)");
@@ -92,8 +94,7 @@ Arguments parse_arguments(int argc, char** argv) {
     }
     args.help_text = app.help();
     if (args.help || args.version || args.list_features) return args;
-    if (!model.empty())
-        throw usage_error("--model: VMAF models are not supported by this version of vq; use --feature");
+    if (no_prediction && !args.models.empty()) throw usage_error("--no_prediction and --model contradict each other");
 
     // The last output-format flag on the command line wins, as in libvmaf.
     for (const CLI::Option* option : app.parse_order()) {
@@ -111,15 +112,18 @@ Arguments parse_arguments(int argc, char** argv) {
     args.loop = {frame_cnt, skip_ref, skip_dist};
 
     if (!scale.empty()) args.scale = parse_scale(scale);
+    // libvmaf's default model. vq adds it only when no --feature is given either, so that
+    // `--feature cambi` stays a CAMBI run (README: differences).
+    if (args.models.empty() && args.features.empty() && !no_prediction)
+        args.models.push_back(std::string(default_model));
     if (args.demo) return args;
     if (args.reference == "-" && args.distorted == "-")
         throw usage_error("-r and -d cannot both read standard input ('-')");
     if (args.distorted.empty()) throw usage_error("-d/--distorted is required (or --demo)");
     if (args.raw_input() && (!args.width || !args.height || args.pixel_format.empty() || !args.bit_depth))
         throw usage_error("raw YUV input needs all of -w/--width, -h/--height, -p/--pixel_format, -b/--bitdepth");
-    if (args.features.empty())
-        throw usage_error("nothing to compute: add --feature NAME (vq --list-features); "
-                          "VMAF models are not supported by this version of vq");
+    if (args.models.empty() && args.features.empty())
+        throw usage_error("nothing to compute: --no_prediction needs at least one --feature NAME (vq --list-features)");
     return args;
 }
 

@@ -3,6 +3,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/driver.hpp"
@@ -11,6 +12,9 @@
 #include "vq/session.hpp"
 
 namespace vq::cli {
+
+// What `vq -r REF -d DIST` computes, as libvmaf's CLI does.
+inline constexpr std::string_view default_model = "version=vmaf_v0.6.1";
 
 struct Arguments {
     std::string reference;
@@ -22,6 +26,7 @@ struct Arguments {
     std::optional<ScaleSpec> scale;  // --scale: the distorted video's pictures are scaled to this
     unsigned decode_threads = 0;     // FFmpeg decoder threads per input; 0: FFmpeg's choice
     std::vector<std::string> features;
+    std::vector<std::string> models;  // --model strings, in order (the default model when none is asked for)
     std::string output;
     OutputFormat format = OutputFormat::xml;  // libvmaf's default when -o is given
     NumberStyle number_style;

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -49,21 +50,31 @@ OpenedInput open_input(const Arguments& args, const std::string& path) {
     return open_video(path, options);
 }
 
+// The pooled scores, model scores first (the VMAF a user looks for), then every feature's with
+// the backend that computed it.
 void print_summary(std::ostream& out, const ScoreTable& table, const NumberStyle& style) {
+    const auto backend_of = [&](std::size_t column) -> std::optional<std::string> {
+        for (const auto& receipt : table.receipts)
+            if (std::find(receipt.outputs.begin(), receipt.outputs.end(), table.name(column)) != receipt.outputs.end())
+                return receipt.backend;
+        return std::nullopt;  // no feature wrote it: a model's score
+    };
+    std::vector<std::size_t> order;
+    for (std::size_t c = 0; c < table.column_count(); ++c)
+        if (!backend_of(c)) order.push_back(c);
+    for (std::size_t c = 0; c < table.column_count(); ++c)
+        if (backend_of(c)) order.push_back(c);
+
     std::size_t width = 8;
     for (std::size_t c = 0; c < table.column_count(); ++c) width = std::max(width, table.name(c).size());
     out << fmt::format("{:<{}}  {:>12} {:>12} {:>12}   backend\n", "feature", width, "mean", "min", "max");
-    for (std::size_t c = 0; c < table.column_count(); ++c) {
+    for (const std::size_t c : order) {
         const auto cell = [&](PoolingMethod m) {
             const auto v = table.pooled(c, m);
             return v ? format_number(*v, style) : std::string("-");
         };
-        std::string backend = "?";
-        for (const auto& receipt : table.receipts)
-            if (std::find(receipt.outputs.begin(), receipt.outputs.end(), table.name(c)) != receipt.outputs.end())
-                backend = receipt.backend;
-        out << fmt::format("{:<{}}  {:>12} {:>12} {:>12}   {}\n", table.name(c), width,
-                           cell(PoolingMethod::mean), cell(PoolingMethod::min), cell(PoolingMethod::max), backend);
+        out << fmt::format("{:<{}}  {:>12} {:>12} {:>12}   {}\n", table.name(c), width, cell(PoolingMethod::mean),
+                           cell(PoolingMethod::min), cell(PoolingMethod::max), backend_of(c).value_or("model"));
     }
     for (const auto& [name, value] : table.aggregates())
         out << fmt::format("{:<{}}  {:>12}\n", name, width, format_number(value, style));
@@ -82,6 +93,7 @@ ScoreTable run_demo(const Arguments& args, bool progress_enabled) {
     Session session(args.session);
     for (const char* feature : {"psnr", "ciede", "cambi"}) session.add_feature(feature);
     for (const auto& feature : args.features) session.add_feature(feature);
+    for (const auto& model : args.models) session.add_model(model);
     session.start(format);
     announce_fallbacks(session, args);
     if (!args.quiet)
@@ -99,7 +111,9 @@ ScoreTable run_demo(const Arguments& args, bool progress_enabled) {
 
 ScoreTable run_files(const Arguments& args, bool progress_enabled) {
     Session session(args.session);
+    // Features first, then the models' features, in libvmaf's column order.
     for (const auto& feature : args.features) session.add_feature(feature);
+    for (const auto& model : args.models) session.add_model(model);
     const bool needs_reference = session.needs_reference();
     if (needs_reference && args.reference.empty())
         throw usage_error("-r/--reference is required by the requested features");

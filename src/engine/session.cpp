@@ -10,6 +10,7 @@
 
 #include "engine/executor.hpp"
 #include "engine/registry.hpp"
+#include "model/model.hpp"
 #include "vq/error.hpp"
 #if VQ_WITH_CUDA
 #include "cuda/cuda_backend.hpp"
@@ -59,6 +60,7 @@ struct Session::Impl {
     bool started = false;
     bool finished = false;
     bool needs_reference = false;
+    std::vector<ModelRun> models;
     std::size_t pushed = 0;
     std::size_t committed = 0;
     std::size_t depth = 1;
@@ -84,20 +86,34 @@ Session::Session(SessionConfig config) : impl_(std::make_unique<Impl>()) {
     if (impl_->config.subsample == 0) impl_->config.subsample = 1;
 }
 
+    void add_request(const FeatureRequest& request);
+    void predict_models();
 Session::~Session() = default;
 
 void Session::add_feature(std::string_view text) {
     if (impl_->started) throw usage_error("features must be added before the session starts");
-    const FeatureRequest request = parse_feature_request(text);
+    impl_->add_request(parse_feature_request(text));
+}
+
+void Session::Impl::add_request(const FeatureRequest& request) {
     const FeatureLookup lookup = find_feature(request.name);
     if (!lookup.definition)
         throw usage_error(fmt::format("unknown feature '{}' (vq --list-features lists them)", request.name));
     OptionValues options = bind_options(request.name, lookup.definition->options, request.options);
-    for (const Request& existing : impl_->requests)
+    for (const Request& existing : requests)
         if (existing.definition == lookup.definition && existing.options.canonical() == options.canonical() &&
             existing.cuda_twin_required == lookup.cuda_twin_required)
             return;  // the same request twice: libvmaf keeps the first
-    impl_->requests.push_back({lookup.definition, std::move(options), lookup.cuda_twin_required});
+    requests.push_back({lookup.definition, std::move(options), lookup.cuda_twin_required});
+}
+
+void Session::add_model(std::string_view text) {
+    if (impl_->started) throw usage_error("models must be added before the session starts");
+    model::ModelSet set = model::load(model::parse_model_request(text));
+    // One extractor per distinct (feature, options), shared with --feature requests and other
+    // models (spec/vmaf.md §1).
+    for (const FeatureRequest& extractor : set.extractors) impl_->add_request(extractor);
+    impl_->models.push_back({std::move(set), {}, {}});
 }
 
 bool Session::needs_reference() const {
@@ -226,6 +242,21 @@ void Session::start(const VideoFormat& format) {
     if (impl_->requests.empty()) throw usage_error("no feature requested");
     validate(format);
     Backend backend = impl_->config.backend;
+    // Model scores last: libvmaf predicts after the features are flushed.
+    for (ModelRun& run : models) {
+        for (const model::ModelFeature& feature : run.set.main.features) {
+            const auto column = table.find(feature.column);
+            if (!column)
+                throw std::logic_error(fmt::format("model feature '{}' has no column '{}'", feature.name, feature.column));
+            run.feature_columns.push_back(*column);
+        }
+        for (const std::string& output : model::output_names(run.set)) {
+            if (table.find(output))
+                throw usage_error(fmt::format("model '{}' would write '{}' a second time; give it another name= "
+                                              "or request it once", run.set.main.name, output));
+            run.output_columns.push_back(table.add_column(output));
+        }
+    }
     if (backend == Backend::automatic) backend = cuda_devices() > 0 ? Backend::cuda : Backend::cpu;
     if (backend == Backend::cuda && cuda_devices() == 0)
         throw usage_error(VQ_WITH_CUDA ? "--backend cuda: no usable CUDA device found"
@@ -290,6 +321,27 @@ void Session::push(FramePair pair) {
     for (const Bound& bound : s.features)
         run.push_back(selected || bound.feature->every_frame() || bound.feature->history() > 0);
     for (std::size_t k = 0; k < s.recent_references.size(); ++k)
+// Every scored frame whose model features all exist gets its model scores (spec/vmaf.md §5, §8).
+void Session::Impl::predict_models() {
+    std::vector<double> inputs, outputs;
+    for (const ModelRun& run : models) {
+        inputs.resize(run.feature_columns.size());
+        outputs.resize(run.output_columns.size());
+        for (std::size_t frame = 0; frame < pushed; ++frame) {
+            if (!table.frame_selected(frame)) continue;
+            bool complete = true;
+            for (std::size_t k = 0; k < inputs.size() && complete; ++k) {
+                const auto value = table.value(run.feature_columns[k], frame);
+                complete = value.has_value();
+                if (complete) inputs[k] = *value;
+            }
+            if (!complete) continue;
+            model::predict_frame(run.set, inputs, outputs);
+            for (std::size_t c = 0; c < outputs.size(); ++c) table.set(run.output_columns[c], frame, outputs[c]);
+        }
+    }
+}
+
         pair.previous_references[k] = s.recent_references[k];
     for (std::size_t e = 0; e < s.executors.size(); ++e) {
         std::vector<bool> mask;
@@ -332,6 +384,7 @@ std::string describe_features() {
         for (const OptionSpec& spec : def.options) text += "    " + describe_option(spec) + "\n";
     }
     return text;
+    s.predict_models();
 }
 
 }  // namespace vq

@@ -43,6 +43,12 @@ public:
     // twice is a no-op.
     void add_feature(std::string_view request);
 
+    // Requests a VMAF model in libvmaf's --model syntax ("version=vmaf_v0.6.1",
+    // "path=model.json:name=my_vmaf", "version=vmaf_v0.6.1:adm.adm_enhn_gain_limit=1.2") and the
+    // features it needs, with the model's options. Its scores are predicted per frame at finish()
+    // and written after every feature's. Throws vq::Error (usage) for a bad string or model file.
+    void add_model(std::string_view request);
+
     // True unless every requested feature is no-reference: then FramePair::reference may be empty.
     bool needs_reference() const;
 
@@ -50,12 +56,6 @@ public:
     void start(const VideoFormat& format);
 
     // Allocator for input frames (valid after start()): pinned staging memory on the CUDA
-    // Requests a VMAF model in libvmaf's --model syntax ("version=vmaf_v0.6.1",
-    // "path=model.json:name=my_vmaf", "version=vmaf_v0.6.1:adm.adm_enhn_gain_limit=1.2") and the
-    // features it needs, with the model's options. Its scores are predicted per frame at finish()
-    // and written after every feature's. Throws vq::Error (usage) for a bad string or model file.
-    void add_model(std::string_view request);
-
     // backend, ordinary memory otherwise.
     BufferAllocator buffer_allocator() const;
 

@@ -47,12 +47,20 @@ struct Bound {
 
 bool on_cuda(const Bound& bound) { return bound.cpu == nullptr; }
 
+// A VMAF model of the run and where its inputs and outputs are in the table.
+struct ModelRun {
+    model::ModelSet set;
+    std::vector<std::size_t> feature_columns;  // set.main.features' columns, in order
+    std::vector<std::size_t> output_columns;   // model::output_names(set)' columns
+};
+
 }  // namespace
 
 struct Session::Impl {
     SessionConfig config;
     std::vector<Request> requests;
     std::vector<Bound> features;
+    std::vector<ModelRun> models;
     std::vector<std::unique_ptr<Executor>> executors;
     std::vector<BlockLayout> layouts;
     std::vector<FeatureReceipt> receipts;
@@ -60,7 +68,6 @@ struct Session::Impl {
     bool started = false;
     bool finished = false;
     bool needs_reference = false;
-    std::vector<ModelRun> models;
     std::size_t pushed = 0;
     std::size_t committed = 0;
     std::size_t depth = 1;
@@ -79,6 +86,8 @@ struct Session::Impl {
     void add_columns();
     void commit_oldest();
     void flush_features();
+    void add_request(const FeatureRequest& request);
+    void predict_models();
 };
 
 Session::Session(SessionConfig config) : impl_(std::make_unique<Impl>()) {
@@ -86,8 +95,6 @@ Session::Session(SessionConfig config) : impl_(std::make_unique<Impl>()) {
     if (impl_->config.subsample == 0) impl_->config.subsample = 1;
 }
 
-    void add_request(const FeatureRequest& request);
-    void predict_models();
 Session::~Session() = default;
 
 void Session::add_feature(std::string_view text) {
@@ -235,13 +242,6 @@ void Session::Impl::add_columns() {
     for (Bound& bound : features)
         for (const std::string& output : bound.feature->flushed_outputs())
             bound.flushed_columns.push_back(add(bound, output));
-}
-
-void Session::start(const VideoFormat& format) {
-    if (impl_->started) throw usage_error("session already started");
-    if (impl_->requests.empty()) throw usage_error("no feature requested");
-    validate(format);
-    Backend backend = impl_->config.backend;
     // Model scores last: libvmaf predicts after the features are flushed.
     for (ModelRun& run : models) {
         for (const model::ModelFeature& feature : run.set.main.features) {
@@ -257,6 +257,13 @@ void Session::start(const VideoFormat& format) {
             run.output_columns.push_back(table.add_column(output));
         }
     }
+}
+
+void Session::start(const VideoFormat& format) {
+    if (impl_->started) throw usage_error("session already started");
+    if (impl_->requests.empty()) throw usage_error("no feature requested");
+    validate(format);
+    Backend backend = impl_->config.backend;
     if (backend == Backend::automatic) backend = cuda_devices() > 0 ? Backend::cuda : Backend::cpu;
     if (backend == Backend::cuda && cuda_devices() == 0)
         throw usage_error(VQ_WITH_CUDA ? "--backend cuda: no usable CUDA device found"
@@ -304,23 +311,6 @@ void Session::Impl::flush_features() {
     }
 }
 
-void Session::push(FramePair pair) {
-    Impl& s = *impl_;
-    if (!s.started || s.finished) throw usage_error("push() needs a started, unfinished session");
-    if (pair.distorted.empty() || pair.distorted.format() != s.format)
-        throw usage_error(fmt::format("frame {}: distorted picture is not {}", s.pushed, describe(s.format)));
-    if (s.needs_reference && (pair.reference.empty() || pair.reference.format() != s.format))
-        throw usage_error(fmt::format("frame {}: reference picture is not {}", s.pushed, describe(s.format)));
-    if (s.pushed == 0) s.first_push = std::chrono::steady_clock::now();
-    if (s.in_flight.size() >= s.depth) s.commit_oldest();
-
-    const std::size_t index = s.pushed;
-    pair.index = index;
-    const bool selected = index % s.config.subsample == 0;
-    std::vector<bool> run;
-    for (const Bound& bound : s.features)
-        run.push_back(selected || bound.feature->every_frame() || bound.feature->history() > 0);
-    for (std::size_t k = 0; k < s.recent_references.size(); ++k)
 // Every scored frame whose model features all exist gets its model scores (spec/vmaf.md §5, §8).
 void Session::Impl::predict_models() {
     std::vector<double> inputs, outputs;
@@ -342,6 +332,23 @@ void Session::Impl::predict_models() {
     }
 }
 
+void Session::push(FramePair pair) {
+    Impl& s = *impl_;
+    if (!s.started || s.finished) throw usage_error("push() needs a started, unfinished session");
+    if (pair.distorted.empty() || pair.distorted.format() != s.format)
+        throw usage_error(fmt::format("frame {}: distorted picture is not {}", s.pushed, describe(s.format)));
+    if (s.needs_reference && (pair.reference.empty() || pair.reference.format() != s.format))
+        throw usage_error(fmt::format("frame {}: reference picture is not {}", s.pushed, describe(s.format)));
+    if (s.pushed == 0) s.first_push = std::chrono::steady_clock::now();
+    if (s.in_flight.size() >= s.depth) s.commit_oldest();
+
+    const std::size_t index = s.pushed;
+    pair.index = index;
+    const bool selected = index % s.config.subsample == 0;
+    std::vector<bool> run;
+    for (const Bound& bound : s.features)
+        run.push_back(selected || bound.feature->every_frame() || bound.feature->history() > 0);
+    for (std::size_t k = 0; k < s.recent_references.size(); ++k)
         pair.previous_references[k] = s.recent_references[k];
     for (std::size_t e = 0; e < s.executors.size(); ++e) {
         std::vector<bool> mask;
@@ -367,6 +374,7 @@ ScoreTable Session::finish() {
     s.finished = true;
     s.table.set_frame_count(s.pushed);
     s.flush_features();
+    s.predict_models();
     for (const Bound& bound : s.features)
         for (const auto& [name, value] : bound.feature->aggregates()) s.table.add_aggregate(name, value);
     const double seconds =
@@ -384,7 +392,6 @@ std::string describe_features() {
         for (const OptionSpec& spec : def.options) text += "    " + describe_option(spec) + "\n";
     }
     return text;
-    s.predict_models();
 }
 
 }  // namespace vq

@@ -18,8 +18,9 @@ class Lines {
 public:
     explicit Lines(std::string_view text) : rest_(text) {}
 
+    // False at the end; text after the last newline is a line only when it is not empty.
     bool next() {
-        if (done_) return false;
+        if (done_ || rest_.empty()) return false;
         const std::size_t end = rest_.find('\n');
         line_ = rest_.substr(0, end);
         if (end == std::string_view::npos) done_ = true;

@@ -248,6 +248,8 @@ ModelSet parse_models(std::string_view json, std::string_view source, const Mode
         top = Json::parse(json);
     } catch (const Json::parse_error& e) {
         file.fail("(JSON)", fmt::format("not valid JSON (at byte {})", e.byte));
+    } catch (const Json::out_of_range&) {
+        file.fail("(JSON)", "a number out of the double range");
     }
     std::size_t budget = max_support_vector_values;
     ModelSet set;

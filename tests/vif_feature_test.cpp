@@ -97,7 +97,7 @@ TEST(VifFeature, SkipScale0ReportsZeroAndDebugMinusOne) {  // §2.1
 }
 
 TEST(VifFeature, RejectsFramesBelowTheSizeLimit) {  // §2.8
-    for (const auto [width, height] : {std::pair{15, 64}, {64, 15}, {12, 12}}) {
+    for (const auto& [width, height] : {std::pair{15, 64}, {64, 15}, {12, 12}}) {
         Session session({.threads = 1});
         session.add_feature("vif");
         try {

@@ -95,7 +95,7 @@ TEST(VifVariants, AgreeWithPlainOnPatterns) {
     const std::pair<int, int> sizes[] = {{16, 16}, {17, 18}, {23, 21}, {37, 29}, {64, 64},
                                          {97, 45}, {130, 67}};
     for (const int bit_depth : {8, 10, 12, 16})
-        for (const auto [width, height] : sizes)
+        for (const auto& [width, height] : sizes)
             for (const char* pattern : {"flat", "zero", "max", "checker", "stripes", "ramp", "noise"}) {
                 const Picture ref = pattern_picture(width, height, bit_depth, pattern, random);
                 const int max = (1 << bit_depth) - 1;
@@ -113,7 +113,7 @@ TEST(VifVariants, AgreeWithPlainOnPatterns) {
 TEST(VifVariants, AgreeWithPlainOnLargerNoisyFrames) {
     std::mt19937 random(99);
     for (const int bit_depth : {8, 10})
-        for (const auto [width, height] : {std::pair{333, 190}, {256, 144}}) {
+        for (const auto& [width, height] : {std::pair{333, 190}, {256, 144}}) {
             const Picture ref = pattern_picture(width, height, bit_depth, "noise", random);
             const int max = (1 << bit_depth) - 1;
             expect_variants_agree(ref, distorted(ref, max / 8, false, random),
@@ -133,7 +133,7 @@ TEST(VifVariants, AgreeWithPlainOnWorkedExamples) {
 TEST(VifVariants, DecimationAgreesWithPlain) {
     std::mt19937 random(7);
     for (const int bit_depth : {8, 10, 16})
-        for (const auto [width, height] : {std::pair{16, 16}, {33, 19}, {130, 67}}) {
+        for (const auto& [width, height] : {std::pair{16, 16}, {33, 19}, {130, 67}}) {
             const Picture source = pattern_picture(width, height, bit_depth, "noise", random);
             std::vector<std::uint16_t> expected(std::size_t(width / 2) * (height / 2));
             std::vector<std::uint16_t> actual(expected.size());

@@ -35,9 +35,10 @@ namespace avx2 {
 
 #pragma GCC push_options
 #pragma GCC target("avx512f,avx512bw,avx512dq,avx512vl")
-// GCC 12's AVX-512 intrinsics start from an undefined vector, which it then reports as possibly
-// uninitialised wherever they are inlined.
+// GCC 12's AVX-512 intrinsics start from an undefined vector, which it then reports as
+// (possibly) uninitialised wherever they are inlined.
 #pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #define VQ_VIF_VECTOR_BYTES 64
 namespace {

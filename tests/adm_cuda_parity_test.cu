@@ -59,6 +59,8 @@ struct Case {
     int frames = 5;     // adversarial_frames cycles noise, identical, extremes, ramps
 };
 
+void PrintTo(const Case& c, std::ostream* out) { *out << describe_case(c.format, c.request) << ", " << c.frames << " frames"; }
+
 class AdmCudaParity : public testing::TestWithParam<Case> {};
 
 TEST_P(AdmCudaParity, MatchesTheCpuTwinBitForBit) {

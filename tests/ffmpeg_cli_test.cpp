@@ -55,6 +55,8 @@ struct LosslessCase {
     bool x264;  // also H.264 -qp 0 (lossless) in MP4, B-frames and all
 };
 
+void PrintTo(const LosslessCase& c, std::ostream* out) { *out << c.fixture << (c.x264 ? " (FFV1 and x264)" : " (FFV1)"); }
+
 class FfmpegLossless : public testing::TestWithParam<LosslessCase> {};
 
 TEST_P(FfmpegLossless, ContainerScoresEqualTheY4mScoresBitForBit) {

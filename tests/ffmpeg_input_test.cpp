@@ -76,12 +76,15 @@ TEST_P(FfmpegPlanar, LosslessFfv1EqualsTheY4m) {
 
 INSTANTIATE_TEST_SUITE_P(Ffmpeg, FfmpegPlanar,
                          testing::Values("yuv420p", "yuv422p", "yuv444p", "gray", "yuv420p10le", "yuv422p12le",
-                                         "yuv444p16le", "gray10le", "gray16le"));
+                                         "yuv444p16le", "gray10le", "gray16le"),
+                         [](const auto& info) { return std::string(info.param); });
 
 struct Repacked {
     const char* source;  // planar format of the Y4M
     const char* stored;  // the format the container holds
 };
+
+void PrintTo(const Repacked& c, std::ostream* out) { *out << c.stored << " (holding " << c.source << ")"; }
 
 class FfmpegRepacked : public testing::TestWithParam<Repacked> {};
 

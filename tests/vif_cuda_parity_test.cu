@@ -21,6 +21,8 @@ struct Case {
     std::string request;
 };
 
+void PrintTo(const Case& c, std::ostream* out) { *out << describe_case(c.format, c.request); }
+
 class VifCudaParity : public testing::TestWithParam<Case> {};
 
 TEST_P(VifCudaParity, MatchesTheCpuTwinBitForBit) {

@@ -220,7 +220,9 @@ void Session::Impl::make_executors() {
 void Session::Impl::write_receipts() {
     std::vector<std::string> backends_used;
     for (const Bound& bound : features) {
-        receipts.push_back({bound.name, to_string(bound.feature->backend()), bound.feature->outputs()});
+        std::vector<std::string> outputs = bound.feature->outputs();
+        for (std::string& output : bound.feature->flushed_outputs()) outputs.push_back(std::move(output));
+        receipts.push_back({bound.name, to_string(bound.feature->backend()), std::move(outputs)});
         if (std::find(backends_used.begin(), backends_used.end(), receipts.back().backend) == backends_used.end())
             backends_used.push_back(receipts.back().backend);
     }

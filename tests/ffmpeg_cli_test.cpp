@@ -139,6 +139,33 @@ TEST(FfmpegCli, StandardInputCarriesY4m) {
     EXPECT_EQ(both.exit_code, 2) << both.output;
 }
 
+// Standard input is vq's own Y4M reader: it works in a build without FFmpeg too.
+TEST(FfmpegCli, StandardInputNeedsNoFfmpeg) {
+    const fs::path dir = test::scratch_dir("ffmpeg_cli_stdin_plain");
+    const auto write = [&](const fs::path& path, int seed) {
+        std::string data = "YUV4MPEG2 W16 H8 F25:1 Ip C420jpeg\n";
+        for (int frame = 0; frame < 3; ++frame) {
+            data += "FRAME\n";
+            for (int i = 0; i < 16 * 8 * 3 / 2; ++i) data += char((i * 5 + frame * 11 + seed * (i % 3)) & 0xff);
+        }
+        std::ofstream(path, std::ios::binary) << data;
+    };
+    write(dir / "ref.y4m", 0);
+    write(dir / "dist.y4m", 1);
+    const std::string expected = scores("-r " + quoted(dir / "ref.y4m") + " -d " + quoted(dir / "dist.y4m") + " --feature psnr",
+                                        dir / "a.csv");
+    const auto piped = test::run_shell(fmt::format("cat {} | {} -r - -d {} --feature psnr --csv --precision max -o {}",
+                                                   quoted(dir / "ref.y4m"), quoted(test::vq_binary()),
+                                                   quoted(dir / "dist.y4m"), quoted(dir / "b.csv")));
+    ASSERT_EQ(piped.exit_code, 0) << piped.output;
+    EXPECT_EQ(test::read_file(dir / "b.csv"), expected);
+    std::ofstream(dir / "text.txt") << "no video\n";
+    const auto bad = test::run_shell(fmt::format("cat {} | {} -r {} -d - --feature psnr", quoted(dir / "text.txt"),
+                                                 quoted(test::vq_binary()), quoted(dir / "ref.y4m")));
+    EXPECT_EQ(bad.exit_code, 1) << bad.output;
+    EXPECT_NE(bad.output.find("YUV4MPEG2"), std::string::npos) << bad.output;
+}
+
 TEST(FfmpegCli, DifferentSizesNeedScale) {
     VQ_REQUIRE_FFMPEG();
     const Pair p = make_pair("ffmpeg_cli_scale");

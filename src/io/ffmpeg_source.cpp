@@ -305,7 +305,9 @@ private:
             if (read < 0) fail_frame("cannot read the next packet", read);
             PacketUnref unref(packet_.get());
             if (packet_->stream_index != stream_index_) continue;
-            if (packet_->flags & AV_PKT_FLAG_CORRUPT) fail_frame("the file is truncated or damaged (the container says this data is incomplete)");
+            // A short read at the end of a truncated MP4, for one, comes flagged so.
+            if (packet_->flags & AV_PKT_FLAG_CORRUPT)
+                fail_frame("the file is truncated or damaged (the container marks this data incomplete)");
             if (const int sent = avcodec_send_packet(codec_.get(), packet_.get()); sent < 0)
                 fail_frame("decoding failed", sent);
             return;

@@ -1,11 +1,13 @@
 // ADM, CUDA twin: every stage of spec/adm.md on the device from the luma planes the executor
 // uploaded, into the same Block of integer sums as the CPU twin (the Scorer then does the float
-// tail on the host). Per scale: the DWT of both images, then decoupling, CSF, masking and the
-// denominator over the scored region into per-row partial sums; finally the per-row rounding into
-// the block. Scratch is sized once for the frame size; nothing waits for the host.
+// tail on the host). Per frame: the DWT of both images scale by scale, then one launch for the
+// decoupling, CSF, masking and denominator of every scale's scored region into per-row sums, and
+// one for the per-row rounding into the block. Scratch and the launch plan are made once for the
+// frame size; nothing waits for the host.
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <span>
 
 #include "cuda/cuda_feature.hpp"
 #include "cuda/memory.hpp"
@@ -19,15 +21,55 @@ class AdmCuda final : public ScorerTwin<cuda::CudaFeature, Scorer> {
 public:
     using ScorerTwin::ScorerTwin;
 
-    void prepare(cudaStream_t) override {
+    void prepare(cudaStream_t stream) override {
         const Config& config = scorer_.config();
+        for (int s = 0; s < scale_count; ++s)
+            bands_[s] = cuda::DeviceBuffer(2 * device::bands_per_image * band_samples(s) * coefficient_bytes(s));
+
+        // The mask launch's plan: fixed for the run, so it lives on the device and each block
+        // reads its scale's constants from there.
+        device::MaskPlan plan{};
+        std::size_t row_sum_count = 0;
+        for (int s = 0; s < scale_count; ++s)
+            if (scored(s)) row_sum_count += std::size_t(device::sum_count) * std::size_t(region_rows(s));
+        row_sums_ = cuda::DeviceArray<unsigned long long>(row_sum_count);
+        cuda::zero_async(row_sums_.data(), row_sum_count, stream);
+        std::size_t row_sum_offset = 0;
+        int blocks = 0;
         for (int s = 0; s < scale_count; ++s) {
             const ScaleGeometry& g = config.geometry[s];
-            bands_[s] = cuda::DeviceBuffer(2 * device::bands_per_image * band_samples(s) * coefficient_bytes(s));
-            if (scored(s))
-                partial_[s] = cuda::DeviceBuffer(std::size_t(device::sum_count) * std::size_t(device::column_tiles(g)) *
-                                                 std::size_t(device::region_rows(g)) * sizeof(unsigned long long));
+            device::ScaleMask& m = plan.scales[s];
+            for (int b = 0; b < band_count; ++b) {
+                m.reference[b] = band_bytes(s, 0, device::band_h + b);
+                m.distorted[b] = band_bytes(s, 1, device::band_h + b);
+                m.multiplier[b] = config.multipliers.band[s][b];
+                m.cube_shift[b] = g.cube_shift[b];
+            }
+            m.width = g.width;
+            m.height = g.height;
+            m.top = g.top;
+            m.left = g.left;
+            m.row_end = g.row_end();
+            m.col_end = g.col_end();
+            m.rows = region_rows(s);
+            m.tiles_x = (g.col_end() - g.left + device::tile_width - 1) / device::tile_width;
+            constexpr int den_square_shift[scale_count] = {0, 31, 30, 31};  // §10 Pd
+            m.den_square_shift = den_square_shift[s];
+            m.den_col_shift = g.den_col_shift;
+            m.den_row_shift = g.den_row_shift;
+            m.row_shift = g.row_shift;
+            m.block_begin = m.block_end = blocks;
+            if (!scored(s)) continue;
+            m.block_end += m.tiles_x * ((m.rows + device::tile_height - 1) / device::tile_height);
+            blocks = m.block_end;
+            m.row_sums = row_sums_.data() + row_sum_offset;
+            row_sum_offset += std::size_t(device::sum_count) * std::size_t(m.rows);
         }
+        plan.blocks = blocks;
+        plan.gain_limit = config.options.gain_limit;
+        plan.aim = !config.options.skip_aim;
+        plan_ = cuda::to_device(std::span<const device::MaskPlan>(&plan, 1));
+        mask_blocks_ = blocks;
     }
 
     void enqueue(const cuda::DeviceFrame& frame, std::byte* device_block, cudaStream_t stream) override {
@@ -45,32 +87,18 @@ public:
                                         band<std::int32_t>(s - 1, 1, device::band_a), width, height,
                                         bands_of<std::int32_t>(s), stream);
         }
-        std::array<device::ScaleRows, scale_count> rows{};
-        for (int s = 0; s < scale_count; ++s) {
-            const ScaleGeometry& g = config.geometry[s];
-            rows[s] = {nullptr, device::region_rows(g), device::column_tiles(g), g.den_row_shift, g.row_shift,
-                       !config.options.skip_aim};
-            if (!scored(s)) continue;
-            device::MaskLaunch launch{};
-            for (int b = 0; b < band_count; ++b) {
-                launch.bands.reference[b] = band_bytes(s, 0, device::band_h + b);
-                launch.bands.distorted[b] = band_bytes(s, 1, device::band_h + b);
-            }
-            launch.scale = s;
-            launch.geometry = g;
-            launch.multipliers = config.multipliers.band[s];
-            launch.gain_limit = config.options.gain_limit;
-            launch.aim = !config.options.skip_aim;
-            launch.partial = reinterpret_cast<unsigned long long*>(partial_[s].data());
-            device::launch_mask(launch, stream);
-            rows[s].partial = launch.partial;
-        }
-        device::launch_row_totals(rows, reinterpret_cast<Block*>(device_block), stream);
+        device::launch_mask(plan_.data(), mask_blocks_, !config.options.skip_aim, stream);
+        device::launch_row_totals(plan_.data(), reinterpret_cast<Block*>(device_block), stream);
     }
 
 private:
     // adm_skip_scale0 leaves scale 0's sums out (§11.2): its DWT still feeds scale 1.
     bool scored(int s) const { return s > 0 || !scorer_.config().options.skip_scale0; }
+
+    int region_rows(int s) const {
+        const ScaleGeometry& g = scorer_.config().geometry[s];
+        return g.row_end() - g.top;
+    }
 
     std::size_t band_samples(int s) const {
         const ScaleGeometry& g = scorer_.config().geometry[s];
@@ -103,8 +131,10 @@ private:
                             config.height, config.bit_depth, bands_of<std::int16_t>(0), stream);
     }
 
-    std::array<cuda::DeviceBuffer, scale_count> bands_;    // per scale: [image][a, h, v, d] bands
-    std::array<cuda::DeviceBuffer, scale_count> partial_;  // per scale: per-row partial sums
+    std::array<cuda::DeviceBuffer, scale_count> bands_;  // per scale: [image][a, h, v, d] bands
+    cuda::DeviceArray<unsigned long long> row_sums_;     // per scored scale: [quantity][region row]
+    cuda::DeviceArray<device::MaskPlan> plan_;
+    int mask_blocks_ = 0;
 };
 
 }  // namespace

@@ -1,6 +1,6 @@
 // The kernels of the ADM CUDA twin and the launchers adm_cuda.cu calls, one stage each: the DWT of
-// a scale (adm_cuda_dwt.cu), decoupling + CSF + masking + denominator of a scale's scored region
-// into per-row partial sums (adm_cuda_mask.cu), and the per-row rounding into the block
+// a scale (adm_cuda_dwt.cu), decoupling + CSF + masking + denominator of every scale's scored
+// region into per-row sums (adm_cuda_mask.cu), and the per-row rounding into the block
 // (adm_cuda_rows.cu). All of them only enqueue work on the stream.
 #pragma once
 
@@ -37,41 +37,43 @@ template <typename In>
 void launch_dwt_wide(int scale, const In* reference_a, const In* distorted_a, int width, int height,
                      const DwtBands<std::int32_t>& out, cudaStream_t stream);
 
-// Per-row partial sums of one scale, one per column tile of the scored region:
-// [quantity][column tile][region row], the 9 quantities in the order of ScaleSums (den h, v, d;
-// dlm h, v, d; aim h, v, d). Every slot is written each frame.
-inline constexpr int sum_count = 9;
-inline constexpr int tile_width = 32;  // the masking kernel's tile: one warp per tile row
+// The masking of every scored scale in one launch: each block takes a tile_width x tile_height
+// tile of one scale's scored region (the blocks of scale 0 first, the largest), and each warp adds
+// its row segment's exact sums to that row's accumulators.
+inline constexpr int sum_count = 9;  // den h, v, d; dlm h, v, d; aim h, v, d, as in ScaleSums
+inline constexpr int tile_width = 32;  // one warp per tile row
 inline constexpr int tile_height = 8;
 
-struct BandInputs {
+// One scale's constants for the run, read by every block from device memory.
+struct ScaleMask {
     const void* reference[3];  // h, v, d coefficients (int16 at scale 0, int32 after)
     const void* distorted[3];
+    int width, height;         // band
+    int top, left;             // scored region origin
+    int row_end, col_end;      // scored region end (exclusive)
+    int rows, tiles_x;         // region rows; column tiles
+    int block_begin, block_end;  // this scale's blocks in the launch (empty when not scored)
+    std::uint32_t multiplier[3];
+    int cube_shift[3];
+    int den_square_shift, den_col_shift;  // §10 Pd, Cd (scales 1-3)
+    int den_row_shift, row_shift;         // §10 Sa / Sd and §9.3 Sr: the per-row shifts
+    // [quantity][region row]: each complete row's sum, accumulated by the warps of the mask
+    // launch and read and cleared by the totals launch (so each frame starts from zero). Null
+    // for a scale that is not scored (adm_skip_scale0).
+    unsigned long long* row_sums;
 };
 
-struct MaskLaunch {
-    BandInputs bands;
-    int scale;
-    ScaleGeometry geometry;
-    std::array<std::uint32_t, 3> multipliers;
-    double gain_limit;
-    bool aim;  // false with adm_skip_aim: the AIM sums stay 0
-    unsigned long long* partial;
+struct MaskPlan {
+    ScaleMask scales[scale_count];
+    int blocks;         // in the mask launch
+    double gain_limit;  // §6.3 egl
+    bool aim;           // false with adm_skip_aim: the AIM sums stay 0
 };
 
-inline int column_tiles(const ScaleGeometry& g) { return (g.width - 2 * g.left + tile_width - 1) / tile_width; }
-inline int region_rows(const ScaleGeometry& g) { return g.height - 2 * g.top; }
+// Decoupling, CSF, masking and the denominator of every scored scale into the row sums.
+void launch_mask(const MaskPlan* plan, int blocks, bool aim, cudaStream_t stream);
 
-void launch_mask(const MaskLaunch& launch, cudaStream_t stream);
-
-// Per-row rounding of every scale's partial sums and their totals, written to the device Block.
-struct ScaleRows {
-    const unsigned long long* partial;  // null for a skipped scale (its sums are written as 0)
-    int rows, tiles;
-    int den_shift, row_shift;  // §10's per-row Sa (scale 0) / Sd, and §9.3's Sr
-    bool aim;
-};
-
-void launch_row_totals(const std::array<ScaleRows, scale_count>& scales, Block* block, cudaStream_t stream);
+// Per-row rounding of every scale's row sums and their totals, written to the device Block.
+void launch_row_totals(const MaskPlan* plan, Block* block, cudaStream_t stream);
 
 }  // namespace vq::adm::device

@@ -1,10 +1,10 @@
-// ADM CUDA twin, the per-coefficient stages of one scale (spec §6, §8, §9, §10) over its scored
-// region, fused: each block takes a 32 x 8 tile of the region, decouples and CSF-weights the tile
-// and the one-coefficient ring around it (the 3 x 3 masking window, mirrored per §3.1 at the band
-// edges) into shared memory, then each thread masks and cubes its own coefficient and adds the
-// denominator term. Each warp is one tile row: it sums its row segment exactly and stores one
-// partial per quantity; the per-row rounding happens once the whole row is known
-// (adm_cuda_rows.cu), as §9.3 requires.
+// ADM CUDA twin, the per-coefficient stages (spec §6, §8, §9, §10) over the scored regions of all
+// scales in one launch, fused: each block takes a 32 x 8 tile of one scale's region, decouples
+// and CSF-weights the tile and the one-coefficient ring around it (the 3 x 3 masking window,
+// mirrored per §3.1 at the band edges) into shared memory, then each thread masks and cubes its
+// own coefficient and adds the denominator term. Each warp is one tile row: it sums its row
+// segment exactly and adds it to the row's accumulators; the per-row rounding happens once every
+// segment is in (adm_cuda_rows.cu), as §9.3 requires.
 #include <cstdint>
 
 #include "cuda/check.hpp"
@@ -21,19 +21,6 @@ constexpr int window_width = tile_width + 2;
 constexpr int window_height = tile_height + 2;
 constexpr int ring_cells = 2 * window_width + 2 * tile_height;
 
-struct MaskParams {
-    BandInputs bands;
-    int width, height;       // band
-    int top, left;           // scored region origin
-    int row_end, col_end;    // scored region end (exclusive)
-    std::uint32_t multiplier[3];
-    int cube_shift[3];
-    int den_square_shift, den_col_shift;  // scales 1-3 (§10 Pd, Cd)
-    double gain_limit;
-    unsigned long long* partial;
-    int rows, tiles;
-};
-
 // Everything the masking needs of one coefficient position, after decoupling and CSF.
 struct Cell {
     std::int32_t o[3];          // reference coefficients (the denominator)
@@ -45,19 +32,19 @@ struct Cell {
 };
 
 template <bool Scale0, typename Coef>
-__device__ Cell evaluate(const MaskParams& p, int i, int j, bool aim) {
+__device__ Cell evaluate(const ScaleMask& p, double gain_limit, int i, int j, bool aim) {
     const std::size_t at = std::size_t(i) * std::size_t(p.width) + j;
     std::int32_t t[3];
     Cell cell;
     for (int b = 0; b < 3; ++b) {
-        cell.o[b] = static_cast<const Coef*>(p.bands.reference[b])[at];
-        t[b] = static_cast<const Coef*>(p.bands.distorted[b])[at];
+        cell.o[b] = static_cast<const Coef*>(p.reference[b])[at];
+        t[b] = static_cast<const Coef*>(p.distorted[b])[at];
     }
     const bool angle = within_one_degree(cell.o[0], cell.o[1], t[0], t[1]);
     cell.mask_a = cell.mask_r = cell.centre_a = cell.centre_r = 0;
     for (int b = 0; b < 3; ++b) {
-        const Split split = Scale0 ? decouple0(cell.o[b], t[b], angle, p.gain_limit)
-                                   : decouple_wide(cell.o[b], t[b], angle, p.gain_limit);
+        const Split split = Scale0 ? decouple0(cell.o[b], t[b], angle, gain_limit)
+                                   : decouple_wide(cell.o[b], t[b], angle, gain_limit);
         cell.r[b] = split.r;
         cell.a[b] = split.a;
         if constexpr (Scale0) {
@@ -83,11 +70,12 @@ __device__ Cell evaluate(const MaskParams& p, int i, int j, bool aim) {
     return cell;
 }
 
+using Window = std::uint32_t[window_height][window_width];
+
 // §9.1: the eight neighbours' /30 maps and the centre's /15 term, summed over the bands (int32,
 // wrapping). The window's 3 x 3 sum includes the centre's own /30 map once, taken out again;
 // where a mirrored neighbour lands on the centre itself (the band's last row or column) it stays.
-__device__ std::int32_t threshold(const std::uint32_t (&window)[window_height][window_width], int ty, int tx,
-                                  std::uint32_t centre) {
+__device__ std::int32_t threshold(const Window& window, int ty, int tx, std::uint32_t centre) {
     std::uint32_t sum = 0;
     for (int di = 0; di < 3; ++di)
         for (int dj = 0; dj < 3; ++dj) sum += window[ty + di][tx + dj];
@@ -96,7 +84,7 @@ __device__ std::int32_t threshold(const std::uint32_t (&window)[window_height][w
 
 // §9.2 for one band b of the values V at a position of threshold thr.
 template <bool Scale0>
-__device__ std::int64_t masked_term(const MaskParams& p, std::int32_t value, std::int32_t thr, int b) {
+__device__ std::int64_t masked_term(const ScaleMask& p, std::int32_t value, std::int32_t thr, int b) {
     if constexpr (Scale0) {
         const bool diagonal = b == 2;
         return masked_cube(value * std::int32_t(p.multiplier[b]), thr, diagonal ? 12 : 10, diagonal ? 30 : 29,
@@ -111,13 +99,13 @@ __device__ unsigned long long warp_sum(unsigned long long value) {
     return value;
 }
 
+// The tile (tile_x, tile_y) of scale p's scored region.
 template <bool Scale0, bool Aim, typename Coef>
-__global__ void __launch_bounds__(mask_threads) mask_tile(MaskParams p) {
-    __shared__ std::uint32_t masker_a[window_height][window_width];
-    __shared__ std::uint32_t masker_r[window_height][window_width];
+__device__ void mask_tile(const ScaleMask& p, double gain_limit, int tile_x, int tile_y, Window& masker_a,
+                          Window& masker_r) {
     const int tx = threadIdx.x, ty = threadIdx.y;
-    const int i0 = p.top + int(blockIdx.y) * tile_height;
-    const int j0 = p.left + int(blockIdx.x) * tile_width;
+    const int i0 = p.top + tile_y * tile_height;
+    const int j0 = p.left + tile_x * tile_width;
     // A window cell is needed when some position of the region reads it: rows top - 1 .. row_end,
     // columns left - 1 .. col_end (mirrored into the band where they leave it).
     const auto needed = [&](int i, int j) { return i <= p.row_end && j <= p.col_end; };
@@ -125,7 +113,7 @@ __global__ void __launch_bounds__(mask_threads) mask_tile(MaskParams p) {
     // This thread's own position, kept in registers for the second phase.
     const int i = i0 + ty, j = j0 + tx;
     Cell own{};
-    if (needed(i, j)) own = evaluate<Scale0, Coef>(p, mirror(i, p.height), mirror(j, p.width), Aim);
+    if (needed(i, j)) own = evaluate<Scale0, Coef>(p, gain_limit, mirror(i, p.height), mirror(j, p.width), Aim);
     masker_a[ty + 1][tx + 1] = own.mask_a;
     masker_r[ty + 1][tx + 1] = own.mask_r;
 
@@ -142,7 +130,8 @@ __global__ void __launch_bounds__(mask_threads) mask_tile(MaskParams p) {
         }
         const int ri = i0 - 1 + ci, rj = j0 - 1 + cj;
         Cell cell{};
-        if (needed(ri, rj)) cell = evaluate<Scale0, Coef>(p, mirror(ri, p.height), mirror(rj, p.width), Aim);
+        if (needed(ri, rj))
+            cell = evaluate<Scale0, Coef>(p, gain_limit, mirror(ri, p.height), mirror(rj, p.width), Aim);
         masker_a[ci][cj] = cell.mask_a;
         masker_r[ci][cj] = cell.mask_r;
     }
@@ -159,49 +148,38 @@ __global__ void __launch_bounds__(mask_threads) mask_tile(MaskParams p) {
         }
     }
     // One warp is one tile row (blockDim.x = 32): its exact segment sums, modulo 2^64 as the CPU
-    // twin's int64 sums wrap.
+    // twin's int64 sums wrap, added to the row's accumulators (one atomic per warp and quantity).
     for (int q = 0; q < sum_count; ++q) sums[q] = warp_sum(sums[q]);
     if (tx == 0 && i < p.row_end) {
-        const std::size_t row = std::size_t(i - p.top);
+        unsigned long long* row = p.row_sums + (i - p.top);
         for (int q = 0; q < sum_count; ++q)
-            p.partial[(std::size_t(q) * p.tiles + blockIdx.x) * std::size_t(p.rows) + row] = sums[q];
+            if (sums[q] != 0) atomicAdd(row + std::size_t(q) * std::size_t(p.rows), sums[q]);
     }
 }
 
-template <bool Scale0, bool Aim, typename Coef>
-void launch(const MaskParams& p, cudaStream_t stream) {
-    const dim3 grid(unsigned(p.tiles), unsigned((p.rows + tile_height - 1) / tile_height));
-    mask_tile<Scale0, Aim, Coef><<<grid, dim3(tile_width, tile_height), 0, stream>>>(p);
-    VQ_CUDA_CHECK_LAUNCH(mask_tile);
+// Block b belongs to the scale whose [block_begin, block_end) holds it; scale 0's are int16 bands.
+template <bool Aim>
+__global__ void __launch_bounds__(mask_threads) mask_scales(const MaskPlan* plan) {
+    __shared__ Window masker_a, masker_r;
+    const int block = int(blockIdx.x);
+    int s = 0;
+    while (block >= plan->scales[s].block_end) ++s;
+    const ScaleMask& scale = plan->scales[s];
+    const int index = block - scale.block_begin;
+    const int tile_x = index % scale.tiles_x, tile_y = index / scale.tiles_x;
+    if (s == 0)
+        mask_tile<true, Aim, std::int16_t>(scale, plan->gain_limit, tile_x, tile_y, masker_a, masker_r);
+    else
+        mask_tile<false, Aim, std::int32_t>(scale, plan->gain_limit, tile_x, tile_y, masker_a, masker_r);
 }
 
 }  // namespace
 
-void launch_mask(const MaskLaunch& launch_data, cudaStream_t stream) {
-    const ScaleGeometry& g = launch_data.geometry;
-    MaskParams p{};
-    p.bands = launch_data.bands;
-    p.width = g.width;
-    p.height = g.height;
-    p.top = g.top;
-    p.left = g.left;
-    p.row_end = g.row_end();
-    p.col_end = g.col_end();
-    for (int b = 0; b < 3; ++b) {
-        p.multiplier[b] = launch_data.multipliers[b];
-        p.cube_shift[b] = g.cube_shift[b];
-    }
-    constexpr int den_square_shifts[scale_count] = {0, 31, 30, 31};  // §10 Pd
-    p.den_square_shift = den_square_shifts[launch_data.scale];
-    p.den_col_shift = g.den_col_shift;
-    p.gain_limit = launch_data.gain_limit;
-    p.partial = launch_data.partial;
-    p.rows = region_rows(g);
-    p.tiles = column_tiles(g);
-    if (launch_data.scale == 0)
-        launch_data.aim ? launch<true, true, std::int16_t>(p, stream) : launch<true, false, std::int16_t>(p, stream);
-    else
-        launch_data.aim ? launch<false, true, std::int32_t>(p, stream) : launch<false, false, std::int32_t>(p, stream);
+void launch_mask(const MaskPlan* plan, int blocks, bool aim, cudaStream_t stream) {
+    const dim3 threads(tile_width, tile_height);
+    if (aim) mask_scales<true><<<unsigned(blocks), threads, 0, stream>>>(plan);
+    else mask_scales<false><<<unsigned(blocks), threads, 0, stream>>>(plan);
+    VQ_CUDA_CHECK_LAUNCH(mask_scales);
 }
 
 }  // namespace vq::adm::device

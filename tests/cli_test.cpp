@@ -203,8 +203,22 @@ TEST(CliBadInput, UnknownFeaturesAndOptions) {
     expect_failure(io + "--feature psnr=enable_mse=yes", 2, "enable_mse");
     expect_failure(io + "--feature psnr=min_sse=-1", 2, "min_sse");
     expect_failure(io + "--feature psnr=enable_mse", 2, "enable_mse");
-    expect_failure(io, 2, "--feature");
-    expect_failure(io + "-m version=vmaf_v0.6.1 --feature psnr", 2, "model");
+    expect_failure(io + "--no_prediction", 2, "--feature");
+    expect_failure(io + "-m version=vmaf_v0.6.1 --no_prediction", 2, "--no_prediction");
+}
+
+// Model strings and model files are input too: one line naming what is wrong, exit status 2.
+TEST(CliBadInput, ModelsAndModelFiles) {
+    const Clip clip = make_clip("cli_models");
+    const std::string io = "-r " + q(clip.ref) + " -d " + q(clip.dist) + " ";
+    expect_failure(io + "-m version=vmaf_v9", 2, "vmaf_v9");
+    expect_failure(io + "-m version=vmaf_v0.6.1:nosuch=1", 2, "nosuch");
+    expect_failure(io + "-m version=vmaf_v0.6.1:adm.adm_enhn_gain_limit=0.5", 2, "adm_enhn_gain_limit");
+    expect_failure(io + "-m path=" + q(clip.ref), 2, clip.ref.filename().string());
+    const fs::path model = clip.dir / "broken.json";
+    std::ofstream(model) << R"({"model_dict": {}})";
+    expect_failure(io + "-m path=" + q(model), 2, "broken.json");
+    expect_failure(io + "-m version=vmaf_v0.6.1 -m version=vmaf_v0.6.1neg", 2, "vmaf");
 }
 
 TEST(Cli, ListsFeaturesAndVersion) {

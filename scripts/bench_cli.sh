@@ -1,79 +1,209 @@
 #!/usr/bin/env bash
-# bench_cli.sh — end-to-end CLI timing: per-frame cost at 1080p and 4K as
-# (t(N) - t(small)) / (N - small), the median of several runs, so start-up is excluded.
+# bench_cli.sh — what a user waits for and what the run costs in memory, vq beside the reference
+# CLI (libvmaf's vmaf) at equal --threads, on the same Y4M clips:
+#   - per-frame cost (t(N) - t(small)) / (N - small), start-up excluded;
+#   - whole-process wall time t(N), start-up included;
+#   - peak resident memory of the whole process (GNU time's maximum RSS) in the N-frame run.
+# Times are the median of --runs runs (one run when the first takes longer than --long seconds:
+# there start-up noise no longer matters); peak memory is the largest seen.
 #
-#   scripts/bench_cli.sh [--runs 5] [--frames 24] [--small 4] [--threads "1 2"]
-#                        [--sizes "1920x1080 3840x2160"] [--backend cpu] [--feature psnr ...]
-#                        [--no-ref] [--floor]
-# --threads 0 means vq's default (every core). Prints a markdown table. Clips come from vq-synth (banded gradient, 8-bit 4:2:0, raw YUV) in
-# $VQ_BENCH_DIR (default /tmp/vq-bench), generated once.
+#   scripts/bench_cli.sh --suite cpu        # the README's table: psnr, cambi, ciede, vmaf;
+#                                           # 1080p (60 frames) and 4K (24); natural and banded
+#                                           # content; --threads 1 and 2; the reference beside vq
+#   scripts/bench_cli.sh [--feature F ...] [--suite cpu] [--content "natural banded"]
+#                        [--sizes "1920x1080 3840x2160"] [--threads "1 2"] [--frames N] [--small 4]
+#                        [--runs 3] [--long 20] [--backend cpu] [--reference PATH|none] [--no-ref]
+#                        [--floor]
+#
+# --feature F (repeatable) times one run of every F together; --suite cpu times each of its
+# features on its own (the vmaf row is -m version=vmaf_v0.6.1 when vq has --model, else vq's
+# vif, adm and motion features). --frames N replaces the per-size defaults (60 at 1080p, 24 at
+# 4K). --threads 0 means vq's default (every core; the reference is then not run: its 0 means
+# no pool). --reference defaults to ../shared/tools/vmaf-ref/vmaf when present; "none" skips it.
+# --no-ref runs vq without -r (no-reference features). --floor adds a row for vq-read-floor.
+#
+# Content, cached in $VQ_BENCH_DIR (default /tmp/vq-bench), made once:
+#   natural: a noisy texture (Mandelbrot zoom over a slow gradient, temporal noise) encoded with
+#            x264 at CRF 12 (reference) and again at CRF 32 (distorted), decoded to 8-bit 4:2:0;
+#            needs ffmpeg with libx264, skipped with a note where it is missing;
+#   banded:  vq-synth's banded gradient, `small` distinct frames repeated.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-runs=5 frames=24 small=4 threads="1 2" sizes="1920x1080 3840x2160" backend=cpu floor=0 noref=0
-features=() label=""
+
+runs=3 long=20 small=4 frames="" threads="1 2" sizes="1920x1080 3840x2160" backend=cpu
+contents="" floor=0 noref=0 suite="" reference=auto
+combined=()
 while [ $# -gt 0 ]; do
   case "$1" in
+    --suite) suite=$2; shift 2 ;;
+    --feature) combined+=("$2"); shift 2 ;;
+    --content) contents=$2; shift 2 ;;
     --runs) runs=$2; shift 2 ;;
+    --long) long=$2; shift 2 ;;
     --frames) frames=$2; shift 2 ;;
     --small) small=$2; shift 2 ;;
     --threads) threads=$2; shift 2 ;;
     --sizes) sizes=$2; shift 2 ;;
     --backend) backend=$2; shift 2 ;;
-    --feature) features+=(--feature "$2"); label+="${label:+ + }$2"; shift 2 ;;
+    --reference) reference=$2; shift 2 ;;
     --floor) floor=1; shift ;;
     --no-ref) noref=1; shift ;;
-    *) echo "bench_cli.sh: unknown argument $1" >&2; exit 2 ;;
+    *) echo "bench_cli.sh: unknown argument $1 (see the comment at the top of $0)" >&2; exit 2 ;;
   esac
 done
-[ ${#features[@]} -gt 0 ] || { features=(--feature psnr); label=psnr; }
+case "$suite" in
+  "") ;;
+  cpu) contents=${contents:-natural banded} ;;
+  *) echo "bench_cli.sh: unknown suite '$suite' (cpu)" >&2; exit 2 ;;
+esac
+contents=${contents:-banded}
+
 vq=${VQ:-build/vq} synth=${VQ_SYNTH:-build/vq-synth} read_floor=${VQ_READ_FLOOR:-build/bench/vq-read-floor}
 dir=${VQ_BENCH_DIR:-/tmp/vq-bench}
 mkdir -p "$dir"
+[ -x "$vq" ] || { echo "bench_cli.sh: $vq not found: build first (or set VQ=path/to/vq)" >&2; exit 1; }
+gnu_time=/usr/bin/time
+"$gnu_time" -f %M true >/dev/null 2>&1 || { echo "bench_cli.sh: needs GNU time at $gnu_time (apt-get install time)" >&2; exit 1; }
+if [ "$reference" = auto ]; then
+  reference=none
+  [ -x ../shared/tools/vmaf-ref/vmaf ] && reference=../shared/tools/vmaf-ref/vmaf
+fi
+[ "$reference" = none ] || [ -x "$reference" ] || { echo "bench_cli.sh: reference CLI $reference is not executable" >&2; exit 1; }
 
-now() { date +%s.%N; }
-# Median wall time of $runs runs of a command.
-median_time() {
-  local times=()
-  for _ in $(seq "$runs"); do
-    local t0 t1; t0=$(now); "$@" >/dev/null 2>&1 || { echo "failed: $*" >&2; exit 1; }; t1=$(now)
-    times+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b - a}')")
-  done
-  printf '%s\n' "${times[@]}" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
+# --- what to time: one group of rows per run, each with vq's arguments and the reference's ---
+vq_has_feature() { "$vq" --list-features | grep -q "^$1 "; }
+groups=()
+declare -A vq_args ref_args
+add_group() { groups+=("$1"); vq_args[$1]=$2; ref_args[$1]=$3; }
+if [ ${#combined[@]} -gt 0 ] || [ -z "$suite" ]; then
+  [ ${#combined[@]} -gt 0 ] || combined=(psnr)
+  label=$(IFS=+; echo "${combined[*]}") v="" r="--no_prediction"
+  for f in "${combined[@]}"; do v+=" --feature $f"; r+=" --feature $f"; done
+  add_group "$label" "$v" "$r"
+fi
+if [ "$suite" = cpu ]; then
+  for f in psnr cambi ciede; do add_group "$f" "--feature $f" "--no_prediction --feature $f"; done
+  if "$vq" --help 2>&1 | grep -q -- "--model"; then
+    add_group vmaf "-m version=vmaf_v0.6.1" "-m version=vmaf_v0.6.1"
+  elif vq_has_feature vif && vq_has_feature adm && vq_has_feature motion; then
+    add_group "vif+adm+motion" "--feature vif --feature adm --feature motion" \
+            "--no_prediction --feature vif --feature adm --feature motion"
+  fi
+fi
+
+frames_for() {
+  if [ -n "$frames" ]; then echo "$frames"; return; fi
+  case "$1" in 3840x2160) echo 24 ;; *) echo 60 ;; esac
 }
 
-# (t(N) - t(small)) / (N - small) in milliseconds.
-per_frame_ms() { awk -v b="$1" -v s="$2" -v n="$frames" -v k="$small" 'BEGIN {print (b - s) * 1000 / (n - k)}'; }
+# --- clips ---
+have_x264() { command -v ffmpeg >/dev/null && ffmpeg -hide_banner -encoders 2>/dev/null | grep -q libx264; }
 
-echo "| size | threads | backend | features | ms/frame | frames/s |"
-echo "|---|---|---|---|---|---|"
-for size in $sizes; do
-  w=${size%x*}; h=${size#*x}
-  ref=$dir/ref_$size.yuv dist=$dir/dist_$size.yuv
-  if [ ! -f "$ref" ] || [ "$(stat -c %s "$ref")" -lt $((w * h * 3 / 2 * frames)) ]; then
-    # Generate `small` distinct frames and repeat them: content costs the same to score, and
-    # generating hundreds of 4K frames would take longer than the benchmark.
-    "$synth" --scene banded_gradient --size "$size" --frames "$small" --ref "$ref.part" --dist "$dist.part"
-    : > "$ref"; : > "$dist"
-    for _ in $(seq $(( (frames + small - 1) / small ))); do cat "$ref.part" >> "$ref"; cat "$dist.part" >> "$dist"; done
-    rm -f "$ref.part" "$dist.part"
-  fi
-  cat "$ref" "$dist" > /dev/null  # into the page cache
-  refarg=(-r "$ref"); [ "$noref" = 1 ] && refarg=()
-  for t in $threads; do
-    threadarg=(--threads "$t"); [ "$t" = 0 ] && threadarg=()  # 0: vq's default, every core
-    run() { "$vq" "${refarg[@]}" -d "$dist" -w "$w" -h "$h" -p 420 -b 8 "${features[@]}" \
-              --backend "$backend" "${threadarg[@]}" -q --frame_cnt "$1"; }
-    big=$(median_time run "$frames"); little=$(median_time run "$small")
-    ms=$(per_frame_ms "$big" "$little")
-    printf '| %s | %s | %s | %s | %.2f | %.0f |\n' "$size" "${t/#0/all}" "$backend" "$label" \
-      "$ms" "$(awk -v m="$ms" 'BEGIN {print 1000 / m}')"
+# make_natural SIZE N: natural_{ref,dist}_SIZE.y4m with at least N frames (count in a sidecar).
+make_natural() {
+  local size=$1 n=$2 stem=$dir/natural_$1
+  [ -f "$stem.frames" ] && [ "$(cat "$stem.frames")" -ge "$n" ] && return 0
+  have_x264 || return 1
+  echo "bench_cli.sh: making $n frames of natural content at $size (once)" >&2
+  local ff=(ffmpeg -hide_banner -loglevel error -y)
+  "${ff[@]}" -f lavfi -i "mandelbrot=size=$size:rate=24:start_scale=0.3:end_scale=0.1,format=yuv420p" \
+    -f lavfi -i "gradients=size=$size:rate=24:speed=0.02:c0=0x203060:c1=0xa0c0e0:nb_colors=2,format=yuv420p" \
+    -filter_complex "[0][1]blend=all_mode=average,noise=alls=6:allf=t+u,format=yuv420p" \
+    -frames:v "$n" -c:v libx264 -preset veryfast -crf 12 "$stem.src.mkv"
+  "${ff[@]}" -i "$stem.src.mkv" -c:v libx264 -preset veryfast -crf 32 "$stem.dist.mkv"
+  "${ff[@]}" -i "$stem.src.mkv" -pix_fmt yuv420p -f yuv4mpegpipe "$dir/natural_ref_$size.y4m"
+  "${ff[@]}" -i "$stem.dist.mkv" -pix_fmt yuv420p -f yuv4mpegpipe "$dir/natural_dist_$size.y4m"
+  rm -f "$stem.src.mkv" "$stem.dist.mkv"
+  echo "$n" > "$stem.frames"
+}
+
+# make_banded SIZE N: banded_{ref,dist}_SIZE.y4m, `small` distinct frames repeated to N or more
+# (content costs the same to score, and generating hundreds of 4K frames takes longer than the
+# benchmark).
+make_banded() {
+  local size=$1 n=$2 stem=$dir/banded_$1
+  [ -f "$stem.frames" ] && [ "$(cat "$stem.frames")" -ge "$n" ] && return 0
+  [ -x "$synth" ] || { echo "bench_cli.sh: $synth not found" >&2; exit 1; }
+  "$synth" --scene banded_gradient --size "$size" --frames "$small" --y4m --ref "$stem.ref.part" --dist "$stem.dist.part"
+  local copies=$(( (n + small - 1) / small )) side
+  for side in ref dist; do
+    local part=$stem.$side.part out=$dir/banded_${side}_$size.y4m header
+    header=$(head -n 1 "$part" | wc -c)
+    head -c "$header" "$part" > "$out"
+    for _ in $(seq "$copies"); do tail -c +$((header + 1)) "$part" >> "$out"; done
+    rm -f "$part"
   done
-  if [ "$floor" = 1 ]; then
-    head -c $((w * h * 3 / 2 * small)) "$ref" > "$dir/ref_small_$size.yuv"
-    head -c $((w * h * 3 / 2 * small)) "$dist" > "$dir/dist_small_$size.yuv"
-    big=$(median_time "$read_floor" "$ref" "$dist" "$w" "$h")
-    little=$(median_time "$read_floor" "$dir/ref_small_$size.yuv" "$dir/dist_small_$size.yuv" "$w" "$h")
-    ms=$(per_frame_ms "$big" "$little")
-    printf '| %s | - | read only | (none) | %.2f | %.0f |\n' "$size" "$ms" "$(awk -v m="$ms" 'BEGIN {print 1000 / m}')"
-  fi
+  echo $((copies * small)) > "$stem.frames"
+}
+
+# --- timing ---
+now() { date +%s.%N; }
+# measure CMD...: runs it up to $runs times; prints "median-wall-seconds peak-KiB".
+measure() {
+  local times=() peak=0 rss_file; rss_file=$(mktemp)
+  for _ in $(seq "$runs"); do
+    local t0 t1 rss
+    t0=$(now)
+    "$gnu_time" -f %M -o "$rss_file" "$@" >/dev/null 2>"$rss_file.err" ||
+      { echo "bench_cli.sh: failed: $*" >&2; cat "$rss_file.err" >&2; rm -f "$rss_file" "$rss_file.err"; exit 1; }
+    t1=$(now)
+    rss=$(tail -n 1 "$rss_file"); [ "$rss" -gt "$peak" ] && peak=$rss
+    times+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b - a}')")
+    awk -v t="${times[-1]}" -v l="$long" 'BEGIN {exit !(t > l)}' && break
+  done
+  rm -f "$rss_file" "$rss_file.err"
+  echo "$(printf '%s\n' "${times[@]}" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}') $peak"
+}
+per_frame_ms() { awk -v b="$1" -v s="$2" -v n="$3" -v k="$small" 'BEGIN {printf "%.2f", (b - s) * 1000 / (n - k)}'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (b + 0 > 0 && a != "-") printf "%.2f", a / b; else printf "-"}'; }
+mib() { awk -v k="$1" 'BEGIN {printf "%.0f", k / 1024}'; }
+
+# --- the table ---
+ref_version=$([ "$reference" = none ] || "$reference" --version 2>&1 | head -n 1)
+echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores ($(grep -m 1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')), vq $(git describe --always --dirty 2>/dev/null || echo '?'), backend $backend, reference: ${ref_version:-none}"
+echo
+echo "| feature | size | content | threads | vq ms/frame | ref ms/frame | ratio | vq whole-process s | ref whole-process s | ratio | vq peak MiB | ref peak MiB | ratio |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+for size in $sizes; do
+  n=$(frames_for "$size")
+  for content in $contents; do
+    if ! "make_$content" "$size" "$n"; then
+      echo "bench_cli.sh: no $content clips at $size (ffmpeg with libx264 is needed to make them); skipped" >&2
+      continue
+    fi
+    ref=$dir/${content}_ref_$size.y4m dist=$dir/${content}_dist_$size.y4m
+    cat "$ref" "$dist" > /dev/null  # into the page cache
+    refarg=(-r "$ref"); [ "$noref" = 1 ] && refarg=()
+    for group in "${groups[@]}"; do
+      for t in $threads; do
+        threadarg=(--threads "$t"); [ "$t" = 0 ] && threadarg=()  # 0: vq's default, every core
+        # The group's arguments are words: split on purpose.
+        # shellcheck disable=SC2206
+        vq_cmd=("$vq" "${refarg[@]}" -d "$dist" ${vq_args[$group]} --backend "$backend" "${threadarg[@]}" -q --frame_cnt)
+        # shellcheck disable=SC2206
+        ref_cmd=("$reference" -r "$ref" -d "$dist" ${ref_args[$group]} --threads "$t" -q -o /dev/null --json --frame_cnt)
+        read -r vq_big vq_peak <<< "$(measure "${vq_cmd[@]}" "$n")"
+        read -r vq_little _ <<< "$(measure "${vq_cmd[@]}" "$small")"
+        vq_ms=$(per_frame_ms "$vq_big" "$vq_little" "$n")
+        ref_ms=- ref_big=- ref_peak=-
+        if [ "$reference" != none ] && [ "$t" != 0 ]; then
+          read -r ref_big ref_peak <<< "$(measure "${ref_cmd[@]}" "$n")"
+          read -r ref_little _ <<< "$(measure "${ref_cmd[@]}" "$small")"
+          ref_ms=$(per_frame_ms "$ref_big" "$ref_little" "$n")
+          ref_peak=$(mib "$ref_peak")
+          ref_big=$(printf '%.2f' "$ref_big")
+        fi
+        printf '| %s | %s | %s | %s | %s | %s | %s | %.2f | %s | %s | %s | %s | %s |\n' \
+          "$group" "$size" "$content" "${t/#0/all}" "$vq_ms" "$ref_ms" "$(ratio "$vq_ms" "$ref_ms")" \
+          "$vq_big" "$ref_big" "$(ratio "$vq_big" "$ref_big")" \
+          "$(mib "$vq_peak")" "$ref_peak" "$(ratio "$(mib "$vq_peak")" "$ref_peak")"
+      done
+    done
+    if [ "$floor" = 1 ]; then
+      [ -x "$read_floor" ] || { echo "bench_cli.sh: $read_floor not found" >&2; exit 1; }
+      # Its own figure: the time per frame pair from the first request on, opening excluded.
+      floor_ms=$("$read_floor" "$ref" "$dist" | sed -n 's/.*: \([0-9.]*\) ms each.*/\1/p')
+      printf '| (read only) | %s | %s | - | %s | - | - | - | - | - | - | - | - |\n' "$size" "$content" "$floor_ms"
+    fi
+  done
 done

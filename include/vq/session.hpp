@@ -24,6 +24,13 @@
 
 namespace vq {
 
+// How a caller should read the inputs ahead of the scoring: frames held per input and threads
+// reading each input.
+struct ReadAheadPlan {
+    std::size_t frames = 1;
+    unsigned threads = 1;
+};
+
 struct SessionConfig {
     unsigned threads = 0;     // CPU worker threads; 0 = every core
     std::size_t subsample = 1;  // score only frames whose index is a multiple of this
@@ -58,6 +65,10 @@ public:
     // Allocator for input frames (valid after start()): pinned staging memory on the CUDA
     // backend, ordinary memory otherwise.
     BufferAllocator buffer_allocator() const;
+
+    // How far to read each input ahead (valid after start()): enough to keep this run's backends
+    // busy and no more, since every frame held costs its size in memory.
+    ReadAheadPlan read_ahead_plan() const;
 
     // Submits the next frame pair (indices count from 0). Throws vq::Error on a mismatched
     // picture or a backend failure.

@@ -134,13 +134,10 @@ ScoreTable run_files(const Arguments& args, bool progress_enabled) {
         distorted->set_allocator(allocator);
         if (reference) reference->set_allocator(allocator);
     }
-    // Several threads per input read frames in parallel (one thread reads a 4K frame from the
-    // page cache at about 4 GB/s, too slow for the GPU); twice as many frames as readers are
-    // held, slack for the GPU taking frames in bursts.
-    constexpr std::size_t read_ahead_frames = 8;
-    const unsigned read_threads = default_read_threads();
-    distorted = read_ahead(std::move(distorted), read_ahead_frames, read_threads);
-    if (reference) reference = read_ahead(std::move(reference), read_ahead_frames, read_threads);
+    // As many frames ahead as the backends need to stay busy, no more: each costs its size.
+    const ReadAheadPlan plan = session.read_ahead_plan();
+    distorted = read_ahead(std::move(distorted), plan.frames, plan.threads);
+    if (reference) reference = read_ahead(std::move(reference), plan.frames, plan.threads);
 
     ProgressLine progress(std::cerr, progress_enabled, distorted_input.frame_count);
     ScoreTable table = run_frame_loop(session, reference.get(), *distorted, args.loop, std::cerr,

@@ -25,6 +25,7 @@
 #include "cuda/pinned_pool.hpp"
 #include "cuda/stream.hpp"
 #include "cuda/transfer_counter.hpp"
+#include "io/frame_source.hpp"
 #include "vq/error.hpp"
 
 namespace vq::cuda {
@@ -84,6 +85,9 @@ public:
     }
 
     std::size_t depth() const override { return slots_.size(); }
+
+    // The GPU takes frames in bursts faster than one thread reads them from the page cache.
+    ReadAheadPlan read_ahead_plan() const override { return {8, default_read_threads()}; }
 
     BufferAllocator allocator() const override {
         return [pool = pool_](std::size_t bytes) { return pool->acquire(bytes); };

@@ -1,5 +1,6 @@
 // The CPU executor: each frame's features run as independent tasks on a oneTBB arena, so frames
 // (and the features within a frame) compute in parallel while the session commits them in order.
+#include <algorithm>
 #include <condition_variable>
 #include <exception>
 #include <mutex>
@@ -10,6 +11,7 @@
 #include <tbb/task_arena.h>
 
 #include "engine/executor.hpp"
+#include "io/frame_source.hpp"
 #include "vq/error.hpp"
 
 namespace vq {
@@ -66,7 +68,9 @@ public:
           // too); the arena below wants `threads_` workers while the caller reads and commits.
           parallelism_(tbb::global_control::max_allowed_parallelism, std::size_t(threads_) + 1),
           arena_(threads_, 0),
-          slots_(std::size_t(threads_) * 2 + 2) {
+          // A frame per worker and one queued: each frame in flight holds its pictures, and the
+          // queued one keeps a worker busy while the oldest, which may finish last, is committed.
+          slots_(std::size_t(threads_) + 1) {
         for (auto& slot : slots_) slot.area.resize(layout_.total);
     }
 
@@ -75,6 +79,14 @@ public:
     }
 
     std::size_t depth() const override { return slots_.size(); }
+
+    // One frame per input read ahead keeps a worker or two fed (reading a frame costs less than
+    // scoring it); more workers on cheap features can outrun one reader, so every two workers get
+    // a reader and a frame, up to the readers' default.
+    ReadAheadPlan read_ahead_plan() const override {
+        const unsigned readers = std::clamp((unsigned(threads_) + 1) / 2, 1u, default_read_threads());
+        return {readers, readers};
+    }
 
     void submit(std::size_t index, const FramePair& pair, const std::vector<bool>& run) override {
         Slot& slot = slots_[index % slots_.size()];

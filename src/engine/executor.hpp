@@ -10,6 +10,7 @@
 #include "engine/feature.hpp"
 #include "vq/backend.hpp"
 #include "vq/picture.hpp"
+#include "vq/session.hpp"
 
 namespace vq {
 
@@ -41,6 +42,9 @@ public:
     // Waits for the oldest submitted frame (which must be `index`) and returns its result area,
     // valid until the next submit(). Rethrows a failure of that frame's work as vq::Error.
     virtual std::span<const std::byte> collect(std::size_t index) = 0;
+
+    // How far each input should be read ahead to keep this executor busy.
+    virtual ReadAheadPlan read_ahead_plan() const = 0;
 
     // Memory input frames should be read into; empty for ordinary memory.
     virtual BufferAllocator allocator() const { return {}; }

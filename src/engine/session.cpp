@@ -284,6 +284,16 @@ BufferAllocator Session::buffer_allocator() const {
     return {};
 }
 
+ReadAheadPlan Session::read_ahead_plan() const {
+    ReadAheadPlan plan;
+    for (const auto& executor : impl_->executors) {
+        const ReadAheadPlan wanted = executor->read_ahead_plan();
+        plan.frames = std::max(plan.frames, wanted.frames);
+        plan.threads = std::max(plan.threads, wanted.threads);
+    }
+    return plan;
+}
+
 void Session::Impl::commit_oldest() {
     const std::size_t index = committed;
     const std::vector<bool> run = std::move(in_flight.front());
@@ -342,7 +352,6 @@ void Session::push(FramePair pair) {
     if (s.needs_reference && (pair.reference.empty() || pair.reference.format() != s.format))
         throw usage_error(fmt::format("frame {}: reference picture is not {}", s.pushed, describe(s.format)));
     if (s.pushed == 0) s.first_push = std::chrono::steady_clock::now();
-    if (s.in_flight.size() >= s.depth) s.commit_oldest();
 
     const std::size_t index = s.pushed;
     pair.index = index;
@@ -364,6 +373,9 @@ void Session::push(FramePair pair) {
         s.recent_references.push_front(std::move(pair.reference));
         if (s.recent_references.size() > s.history_depth) s.recent_references.pop_back();
     }
+    // Committed here rather than before the next frame is submitted: the caller then waits with
+    // no frame in hand, so the frames alive are the executors' and the read-ahead's alone.
+    if (s.in_flight.size() >= s.depth) s.commit_oldest();
 }
 
 std::size_t Session::frames_done() const { return impl_->committed; }

@@ -9,7 +9,7 @@
 
 #include <benchmark/benchmark.h>
 
-#include "metrics/cambi/cambi_feature.hpp"
+#include "metrics/cambi/cambi_cpu.hpp"
 
 namespace vq::cambi {
 namespace {
@@ -34,13 +34,14 @@ Picture banded_picture(int width, int height, unsigned noise_period) {
 }
 
 void cambi_frame(benchmark::State& state, int width, int height, unsigned noise_period) {
-    CambiCpu feature{Options{}};
+    const FeatureDefinition definition = cambi::definition();
+    const auto feature = definition.make_cpu(bind_options("cambi", definition.options, {}));
     const FramePair pair{.reference = {}, .distorted = banded_picture(width, height, noise_period)};
-    feature.init(pair.distorted.format());
-    std::vector<std::byte> block(feature.block_bytes());
-    feature.compute(pair, block);  // warm the per-thread working memory
+    feature->init(pair.distorted.format());
+    std::vector<std::byte> block(feature->block_bytes());
+    feature->compute(pair, block);  // warm the per-thread working memory
     for (auto _ : state) {
-        feature.compute(pair, block);
+        feature->compute(pair, block);
         benchmark::DoNotOptimize(block.data());
     }
 }

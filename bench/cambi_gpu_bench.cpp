@@ -7,9 +7,8 @@
 //   vq_bench --benchmark_filter=CambiGpu
 #if VQ_WITH_CUDA
 
-#include <cuda_runtime.h>
-
 #include <cstdint>
+#include <exception>
 #include <string>
 #include <vector>
 
@@ -45,18 +44,8 @@ Picture banded_picture(int width, int height, int bit_depth, unsigned noise_peri
     return picture;
 }
 
-float elapsed_ms(cudaEvent_t from, cudaEvent_t to) {
-    float ms = 0;
-    cudaEventElapsedTime(&ms, from, to);
-    return ms;
-}
-
-void cambi_gpu(benchmark::State& state, int width, int height, int bit_depth, unsigned noise_period,
-               const std::string& options_text, int tile_rows, bool graphs) {
-    if (cuda::usable_device_count() == 0) {
-        state.SkipWithError("no usable CUDA device");
-        return;
-    }
+void run(benchmark::State& state, int width, int height, int bit_depth, unsigned noise_period,
+         const std::string& options_text, int tile_rows, bool graphs) {
     Options options;
     options.full_ref = options_text.find("full_ref") != std::string::npos;
     options.high_res_speedup = options_text.find("hrs") != std::string::npos ? (height >= 2160 ? 2160 : 1080) : 0;
@@ -66,42 +55,48 @@ void cambi_gpu(benchmark::State& state, int width, int height, int bit_depth, un
 
     const cuda::Stream stream;
     cuda::DeviceBuffer frame_memory(format.frame_bytes());
-    cudaMemcpy(frame_memory.data(), picture.data(), format.frame_bytes(), cudaMemcpyHostToDevice);
+    cuda::copy(frame_memory.data(), picture.data(), format.frame_bytes());
     const cuda::DeviceFrame frame{format, config.full_ref ? frame_memory.data() : nullptr, frame_memory.data()};
     CudaPipeline pipeline(config, format, stream.get(), tile_rows, graphs);
     constexpr int ring = 4;
-    cuda::DeviceBuffer blocks(ring * sizeof(CudaBlock));
-    auto* block = reinterpret_cast<CudaBlock*>(blocks.data());
+    cuda::DeviceArray<CudaBlock> blocks(ring);
+    CudaBlock* block = blocks.data();
 
-    StageEvents stages{};
-    for (cudaEvent_t& e : stages) cudaEventCreate(&e);
-    cudaEvent_t start, stop;
-    cudaEventCreate(&start);
-    cudaEventCreate(&stop);
+    const auto timing = [] { return cuda::Event(cuda::Event::Timing::on); };
+    const StageEvents stages{timing(), timing(), timing(), timing(), timing(), timing()};
+    const cuda::Event start = timing(), stop = timing();
     for (int i = 0; i < 3; ++i) pipeline.enqueue(frame, block + i % ring, stream.get());  // warm-up
 
     constexpr int frames_per_iteration = 20;
     for (auto _ : state) {
-        cudaEventRecord(start, stream.get());
+        start.record(stream);
         for (int i = 0; i < frames_per_iteration; ++i) pipeline.enqueue(frame, block + i % ring, stream.get());
-        cudaEventRecord(stop, stream.get());
-        cudaEventSynchronize(stop);
-        state.SetIterationTime(double(elapsed_ms(start, stop)) / 1000.0 / frames_per_iteration);
+        stop.record(stream);
+        state.SetIterationTime(double(cuda::elapsed_milliseconds(start, stop)) / 1000.0 / frames_per_iteration);
     }
     // One more frame with events between the stages, queued behind a few frames so that the GPU
     // is busy while the host launches its stages one by one (no launch gaps in the stage times).
     for (int i = 0; i < 3; ++i) pipeline.enqueue(frame, block + i % ring, stream.get());
     pipeline.enqueue(frame, block + 3, stream.get(), &stages);
-    cudaStreamSynchronize(stream.get());
+    stream.synchronize();
     const char* names[stage_count] = {"convert_ms", "mask_ms", "scales_ms", "c_values_ms", "top_k_ms"};
     for (int s = 0; s < stage_count; ++s)
-        state.counters[names[s]] = elapsed_ms(stages[std::size_t(s)], stages[std::size_t(s + 1)]);
+        state.counters[names[s]] = cuda::elapsed_milliseconds(stages[std::size_t(s)], stages[std::size_t(s + 1)]);
     state.counters["tile_rows"] = tile_rows;
     state.counters["graphs"] = graphs;
-    if (cudaGetLastError() != cudaSuccess) state.SkipWithError("a CUDA call failed");
-    for (cudaEvent_t e : stages) cudaEventDestroy(e);
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
+}
+
+void cambi_gpu(benchmark::State& state, int width, int height, int bit_depth, unsigned noise_period,
+               const std::string& options_text, int tile_rows, bool graphs) {
+    if (cuda::usable_device_count() == 0) {
+        state.SkipWithError("no usable CUDA device");
+        return;
+    }
+    try {
+        run(state, width, height, bit_depth, noise_period, options_text, tile_rows, graphs);
+    } catch (const std::exception& e) {
+        state.SkipWithError(e.what());
+    }
 }
 
 // A fixed count of 20-frame iterations: enough for a steady state, and seconds per benchmark.

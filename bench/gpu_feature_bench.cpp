@@ -5,8 +5,7 @@
 //   vq_bench --benchmark_filter=GpuFeature
 #if VQ_WITH_CUDA
 
-#include <cuda_runtime.h>
-
+#include <exception>
 #include <string>
 
 #include <benchmark/benchmark.h>
@@ -21,11 +20,7 @@
 namespace vq {
 namespace {
 
-void gpu_feature(benchmark::State& state, const std::string& name, int width, int height) {
-    if (cuda::usable_device_count() == 0) {
-        state.SkipWithError("no usable CUDA device");
-        return;
-    }
+void run(benchmark::State& state, const std::string& name, int width, int height) {
     const FeatureLookup lookup = find_feature(name);
     auto feature = lookup.definition->make_cuda(bind_options(name, lookup.definition->options, {}));
     auto& twin = dynamic_cast<cuda::CudaFeature&>(*feature);
@@ -37,28 +32,32 @@ void gpu_feature(benchmark::State& state, const std::string& name, int width, in
     const cuda::Stream stream;
     twin.prepare(stream.get());
     cuda::DeviceBuffer frames(2 * format.frame_bytes());
-    cudaMemcpy(frames.data(), reference.data(), format.frame_bytes(), cudaMemcpyHostToDevice);
-    cudaMemcpy(frames.data() + format.frame_bytes(), distorted.data(), format.frame_bytes(), cudaMemcpyHostToDevice);
+    cuda::copy(frames.data(), reference.data(), format.frame_bytes());
+    cuda::copy(frames.data() + format.frame_bytes(), distorted.data(), format.frame_bytes());
     const cuda::DeviceFrame frame{format, frames.data(), frames.data() + format.frame_bytes()};
     cuda::DeviceBuffer block(twin.block_bytes());
 
-    cudaEvent_t start, stop;
-    cudaEventCreate(&start);
-    cudaEventCreate(&stop);
+    const cuda::Event start(cuda::Event::Timing::on), stop(cuda::Event::Timing::on);
     for (int i = 0; i < 3; ++i) twin.enqueue(frame, block.data(), stream.get());  // warm-up
     constexpr int frames_per_iteration = 20;
     for (auto _ : state) {
-        cudaEventRecord(start, stream.get());
+        start.record(stream);
         for (int i = 0; i < frames_per_iteration; ++i) twin.enqueue(frame, block.data(), stream.get());
-        cudaEventRecord(stop, stream.get());
-        cudaEventSynchronize(stop);
-        float ms = 0;
-        cudaEventElapsedTime(&ms, start, stop);
-        state.SetIterationTime(double(ms) / 1000.0 / frames_per_iteration);
+        stop.record(stream);
+        state.SetIterationTime(double(cuda::elapsed_milliseconds(start, stop)) / 1000.0 / frames_per_iteration);
     }
-    if (cudaGetLastError() != cudaSuccess) state.SkipWithError("a CUDA call failed");
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
+}
+
+void gpu_feature(benchmark::State& state, const std::string& name, int width, int height) {
+    if (cuda::usable_device_count() == 0) {
+        state.SkipWithError("no usable CUDA device");
+        return;
+    }
+    try {
+        run(state, name, width, height);
+    } catch (const std::exception& e) {
+        state.SkipWithError(e.what());
+    }
 }
 
 [[maybe_unused]] const bool registered = [] {

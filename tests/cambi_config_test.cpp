@@ -12,7 +12,7 @@
 
 #include "cambi_test_support.hpp"
 #include "engine/registry.hpp"
-#include "metrics/cambi/cambi_feature.hpp"
+#include "metrics/cambi/cambi_cpu.hpp"
 #include "test_support.hpp"
 #include "vq/error.hpp"
 
@@ -145,7 +145,7 @@ TEST(CambiInit, IndexMapsReadingPastTheInputAreRejected) {
 }
 
 TEST(CambiInit, EncodeLargerThanTheInputIsResetToTheInput) {
-    CambiCpu feature(options([](Options& o) { o.enc_width = 7000; o.enc_height = 100; }));
+    Scorer feature(options([](Options& o) { o.enc_width = 7000; o.enc_height = 100; }));
     feature.init(format(576, 324));
     EXPECT_EQ(feature.config().distorted.width, 576);
     EXPECT_EQ(feature.config().distorted.height, 324);
@@ -153,14 +153,14 @@ TEST(CambiInit, EncodeLargerThanTheInputIsResetToTheInput) {
 }
 
 TEST(CambiInit, SpeedUpNeedsALargeEncode) {
-    CambiCpu hd(options([](Options& o) { o.high_res_speedup = 1080; }));
+    Scorer hd(options([](Options& o) { o.high_res_speedup = 1080; }));
     hd.init(format(1920, 1080));
     EXPECT_TRUE(hd.config().distorted.speedup);
     EXPECT_EQ(hd.config().distorted.window, 17);
-    CambiCpu small(options([](Options& o) { o.high_res_speedup = 1080; }));
+    Scorer small(options([](Options& o) { o.high_res_speedup = 1080; }));
     small.init(format(1919, 1080));  // §3 step 7 compares pixel counts
     EXPECT_FALSE(small.config().distorted.speedup);
-    CambiCpu other(options([](Options& o) { o.high_res_speedup = 1000; }));  // any other value: off
+    Scorer other(options([](Options& o) { o.high_res_speedup = 1000; }));  // any other value: off
     other.init(format(3840, 2160));
     EXPECT_FALSE(other.config().distorted.speedup);
 }
@@ -187,16 +187,16 @@ TEST(CambiNames, OutputNames) {
 }
 
 TEST(CambiEffective, TopkAndEotf) {
-    CambiCpu a(options([](Options& o) { o.cambi_topk = 0.2; }));
+    Scorer a(options([](Options& o) { o.cambi_topk = 0.2; }));
     a.init(format(576, 324));
     EXPECT_EQ(a.config().topk, 0.2);  // topk is 0.6: cambi_topk decides
-    CambiCpu b(options([](Options& o) { o.topk = 0.3; o.cambi_topk = 0.2; }));
+    Scorer b(options([](Options& o) { o.topk = 0.3; o.cambi_topk = 0.2; }));
     b.init(format(576, 324));
     EXPECT_EQ(b.config().topk, 0.3);
-    CambiCpu c(options([](Options& o) { o.cambi_eotf = "pq"; }));
+    Scorer c(options([](Options& o) { o.cambi_eotf = "pq"; }));
     c.init(format(576, 324));
     EXPECT_EQ(c.config().contrast.tvi[0], 233);  // pq at 0.019
-    CambiCpu d(options([](Options& o) { o.eotf = "pq"; }));
+    Scorer d(options([](Options& o) { o.eotf = "pq"; }));
     d.init(format(576, 324));
     EXPECT_EQ(d.config().contrast.tvi[0], 233);
 }

@@ -10,7 +10,7 @@
 #include "cambi_example_a.hpp"
 #include "cambi_test_support.hpp"
 #include "engine/registry.hpp"
-#include "metrics/cambi/cambi_feature.hpp"
+#include "metrics/cambi/cambi_cpu.hpp"
 
 namespace vq::cambi::test {
 namespace {

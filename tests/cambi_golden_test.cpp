@@ -12,7 +12,7 @@
 
 #include "engine/registry.hpp"
 #include "io/frame_source.hpp"
-#include "metrics/cambi/cambi_feature.hpp"
+#include "metrics/cambi/cambi_cpu.hpp"
 #include "test_support.hpp"
 
 namespace vq {

@@ -11,7 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "cambi_test_support.hpp"
-#include "metrics/cambi/cambi.hpp"
+#include "metrics/cambi/cambi_cpu.hpp"
 #include "metrics/cambi/cambi_lut.hpp"
 #include "test_support.hpp"
 #include "vq/error.hpp"

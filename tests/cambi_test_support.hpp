@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "metrics/cambi/cambi.hpp"
+#include "metrics/cambi/cambi_cpu.hpp"
 #include "metrics/cambi/cambi_lut.hpp"
 
 namespace vq::cambi::test {

@@ -10,6 +10,7 @@
 #include "cuda/block_sum.cuh"
 #include "cuda/check.hpp"
 #include "cuda/cuda_feature.hpp"
+#include "cuda/memory.hpp"
 #include "cuda_test_support.hpp"
 #include "engine/executor.hpp"
 #include "vq/error.hpp"
@@ -41,7 +42,7 @@ public:
     void enqueue(const cuda::DeviceFrame& frame, std::byte* block, cudaStream_t stream) override {
         saw_reference = saw_reference || frame.reference != nullptr;
         auto* sum = reinterpret_cast<unsigned long long*>(block);
-        VQ_CUDA_CHECK(cudaMemsetAsync(sum, 0, sizeof *sum, stream));
+        cuda::zero_async(sum, 1, stream);
         const std::size_t count = std::size_t(format_.width) * std::size_t(format_.height);
         sum_samples<<<cuda::blocks_for(count, threads_per_block), threads_per_block, 0, stream>>>(
             reinterpret_cast<const std::uint8_t*>(frame.distorted), count, sum);

@@ -12,14 +12,26 @@ Stream::~Stream() {
 
 void Stream::wait(cudaEvent_t event) const { VQ_CUDA_CHECK(cudaStreamWaitEvent(handle_, event, 0)); }
 
-Event::Event() { VQ_CUDA_CHECK(cudaEventCreateWithFlags(&handle_, cudaEventDisableTiming | cudaEventBlockingSync)); }
+void Stream::synchronize() const { VQ_CUDA_CHECK(cudaStreamSynchronize(handle_)); }
+
+Event::Event(Timing timing) {
+    const unsigned flags = cudaEventBlockingSync | (timing == Timing::on ? 0u : unsigned(cudaEventDisableTiming));
+    VQ_CUDA_CHECK(cudaEventCreateWithFlags(&handle_, flags));
+}
 
 Event::~Event() {
     if (handle_) cudaEventDestroy(handle_);
 }
 
-void Event::record(const Stream& stream) const { VQ_CUDA_CHECK(cudaEventRecord(handle_, stream.get())); }
+void Event::record(cudaStream_t stream) const { VQ_CUDA_CHECK(cudaEventRecord(handle_, stream)); }
 
 void Event::synchronize() const { VQ_CUDA_CHECK(cudaEventSynchronize(handle_)); }
+
+float elapsed_milliseconds(const Event& start, const Event& end) {
+    end.synchronize();
+    float milliseconds = 0;
+    VQ_CUDA_CHECK(cudaEventElapsedTime(&milliseconds, start.get(), end.get()));
+    return milliseconds;
+}
 
 }  // namespace vq::cuda

@@ -24,15 +24,21 @@ public:
     // without a host wait.
     void wait(cudaEvent_t event) const;
 
+    // Blocks the calling thread until everything enqueued so far is done; throws its error.
+    void synchronize() const;
+
 private:
     cudaStream_t handle_ = nullptr;
 };
 
-// An event without timing. A host that waits on it sleeps instead of spinning, since the CPU
-// backend may be computing other features on the same cores meanwhile.
+// An event, timing only when asked (timing costs a little on every record). A host that waits on
+// it sleeps instead of spinning, since the CPU backend may be computing other features on the same
+// cores meanwhile.
 class Event {
 public:
-    Event();
+    enum class Timing { off, on };
+
+    explicit Event(Timing timing = Timing::off);
     ~Event();
     Event(Event&& other) noexcept : handle_(std::exchange(other.handle_, nullptr)) {}
     Event& operator=(Event&& other) noexcept {
@@ -41,7 +47,8 @@ public:
     }
 
     cudaEvent_t get() const { return handle_; }
-    void record(const Stream& stream) const;
+    void record(const Stream& stream) const { record(stream.get()); }
+    void record(cudaStream_t stream) const;
     // Blocks the calling thread until the work recorded before the event is done; throws the
     // error of any of that work that failed.
     void synchronize() const;
@@ -49,5 +56,9 @@ public:
 private:
     cudaEvent_t handle_ = nullptr;
 };
+
+// Milliseconds of device time from `start` to `end`, both recorded with Timing::on; waits for
+// `end` first.
+float elapsed_milliseconds(const Event& start, const Event& end);
 
 }  // namespace vq::cuda

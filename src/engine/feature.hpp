@@ -96,6 +96,8 @@ const Block& block_as(std::span<const std::byte> bytes) {
 // A twin whose raw per-frame result differs from Scorer::Block (fixed-point sums, a device
 // block) names it as RawBlock and provides `Scorer::Block to_block(const RawBlock&)` beside it,
 // found by argument-dependent lookup: the one place where that twin's result becomes the block.
+// When the conversion needs the run's configuration, it is
+// `Scorer::Block to_block(const RawBlock&, const Scorer&)` instead.
 template <typename Base, typename Scorer, typename RawBlock = typename Scorer::Block>
 class ScorerTwin : public Base {
 public:
@@ -122,6 +124,8 @@ public:
 
     void finish(std::span<const std::byte> bytes, std::span<double> scores) override {
         if constexpr (std::is_same_v<RawBlock, Block>) scorer_.finish(block_as<Block>(bytes), scores);
+        else if constexpr (requires { to_block(block_as<RawBlock>(bytes), scorer_); })
+            scorer_.finish(to_block(block_as<RawBlock>(bytes), scorer_), scores);
         else scorer_.finish(to_block(block_as<RawBlock>(bytes)), scores);
     }
 

@@ -14,7 +14,7 @@ const std::vector<FeatureDefinition>& feature_registry() {
         psnr::definition(),
         adm::definition(),
         motion::definition(),
-        cambi_definition(),
+        cambi::definition(),
         ciede::definition(),
         vif::definition(),
     };

@@ -1,15 +1,13 @@
 // CAMBI, the contrast-aware banding metric (spec/cambi.md). Everything the CPU and CUDA twins
-// share: the options, the per-run configuration that init resolves, the result block, and every
-// stage of the per-picture pipeline (§4) as a separately callable function, so that a twin can be
-// compared with this one stage by stage.
-//
-// Working planes are contiguous (stride = width): 10-bit samples in uint16_t, the mask in
-// uint8_t (0 or 1), c-values in float.
+// share: the options, the per-run configuration that init resolves, the result block, the Scorer
+// that turns it into scores, and the pooling arithmetic both twins' scores end in. The CPU twin's
+// per-picture stages are in cambi_cpu.hpp, the CUDA twin's in cambi_cuda_pipeline.hpp.
 #pragma once
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -17,11 +15,9 @@
 #include "engine/registry.hpp"
 #include "vq/picture.hpp"
 
-namespace vq {
+namespace vq::cambi {
 
-FeatureDefinition cambi_definition();
-
-namespace cambi {
+FeatureDefinition definition();
 
 inline constexpr int num_scales = 5;
 inline constexpr std::array<int, num_scales> scale_weights = {16, 8, 4, 2, 1};  // §2
@@ -110,6 +106,38 @@ struct Block {
     std::uint64_t heatmap_ticket = 0;
 };
 
+class HeatmapWriter;
+
+// Host side of both twins: resolves the options for the format (§3), names the outputs (§12),
+// writes heatmaps (§13) and turns a block into scores with the cambi_max_val clamps (§11.3).
+class Scorer {
+public:
+    using Block = cambi::Block;
+
+    explicit Scorer(Options options);
+    explicit Scorer(const OptionValues& values) : Scorer(Options::from(values)) {}
+    Scorer(Scorer&&) noexcept;
+    Scorer& operator=(Scorer&&) noexcept;
+    ~Scorer();
+
+    void init(const VideoFormat& format);
+    std::vector<std::string> outputs() const;
+    bool uses_reference() const { return options_.full_ref; }
+    // Writes the heatmaps the block's ticket names (the CPU twin's; the CUDA twin writes its own
+    // as it finishes a frame), then the scores.
+    void finish(const Block& block, std::span<double> scores);
+
+    const Config& config() const { return config_; }
+    const VideoFormat& format() const { return format_; }
+    HeatmapWriter* heatmaps() const { return heatmaps_.get(); }  // null without heatmaps_path
+
+private:
+    Options options_;
+    Config config_;
+    VideoFormat format_;
+    std::unique_ptr<HeatmapWriter> heatmaps_;
+};
+
 // ---- Init-time helpers ----
 
 double luminance(Eotf eotf, int code);  // §5.1–5.3, cd/m²
@@ -128,42 +156,10 @@ struct ValueBand {
 };
 ValueBand value_band(const ContrastParams& contrast);
 
-// ---- Per-picture stages, in pipeline order (§4) ----
-
-// §6.1: throws vq::Error (runtime) if a luma sample exceeds the bit depth's maximum.
-void check_luma_range(const Picture& picture);
-
-// §6.2 + §6.3: the input luma, resized to W×H and converted to 10 bits.
-void convert_luma(const Picture& picture, const PictureGeometry& geometry, std::uint16_t* out);
-
-// §6.4, in place.
-void anti_dither(std::uint16_t* plane, int width, int height);
-
-// §7: mask (0/1) of the pixels whose 7×7 neighbourhood has more than `threshold` flat pixels.
-void spatial_mask(const std::uint16_t* plane, int width, int height, int threshold,
-                  std::uint8_t* mask);
-
-// §8: keeps the even rows and columns; out may be the same buffer as in.
-void decimate(const std::uint16_t* in, int width, int height, std::uint16_t* out);
-void decimate(const std::uint8_t* in, int width, int height, std::uint8_t* out);
-
-// §9, in place.
-void mode_filter(std::uint16_t* plane, int width, int height);
-
-// §10: the c-value of every pixel with a window of `window` (odd) pixels.
-void c_values(const std::uint16_t* image, const std::uint8_t* mask, int width, int height,
-              int window, const ContrastParams& contrast, float* out);
+// ---- Pooling (§11), the end of both twins' scores ----
 
 // §11.1: k = max(1, min(n, trunc(topk · n))).
 std::size_t top_k_count(std::size_t n, double topk);
-
-// §11.1: the reference's quick-select; leaves the k largest values in c[0..k-1] in the order the
-// reference sums them.
-void quick_select(std::span<float> c, std::size_t k);
-
-// §11.1: mean of the k largest c-values, bit-identical to the reference's sum in quick-select
-// order. May permute `c`.
-double top_k_mean(std::span<float> c, double topk);
 
 // §11.2.
 double combine_scales(const std::array<double, num_scales>& pooled, int window);
@@ -171,5 +167,4 @@ double combine_scales(const std::array<double, num_scales>& pooled, int window);
 // The dimensions of each scale's plane (§8).
 std::array<std::array<int, 2>, num_scales> scale_sizes(int width, int height, bool speedup);
 
-}  // namespace cambi
-}  // namespace vq
+}  // namespace vq::cambi

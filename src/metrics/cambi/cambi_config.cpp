@@ -1,6 +1,7 @@
 // §3: init. Resolves the processing sizes, windows and thresholds, and rejects — with one line
 // naming the option — every configuration the reference rejects (silently, with -EINVAL), plus
-// the ones where the reference's behaviour is undefined and that cannot run safely (§16.3).
+// the ones where the reference's behaviour is undefined and that cannot run safely (§16.3). Also
+// the pooling arithmetic both twins' scores end in (§11).
 
 #include <algorithm>
 #include <bit>
@@ -162,6 +163,18 @@ std::array<std::array<int, 2>, num_scales> scale_sizes(int width, int height, bo
         sizes[std::size_t(s)] = {w, h};
     }
     return sizes;
+}
+
+std::size_t top_k_count(std::size_t n, double topk) {
+    const auto k = std::size_t(std::ptrdiff_t(topk * double(n)));  // C's double -> int truncation
+    return std::max<std::size_t>(1, std::min(n, k));
+}
+
+double combine_scales(const std::array<double, num_scales>& pooled, int window) {
+    double acc = 0.0;
+    for (int s = 0; s < num_scales; ++s)
+        acc += pooled[std::size_t(s)] * double(scale_weights[std::size_t(s)]);
+    return acc / double(window * window);
 }
 
 }  // namespace vq::cambi

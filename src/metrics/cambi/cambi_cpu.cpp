@@ -1,8 +1,8 @@
-// The CPU twin: the per-picture pipeline of §4 on per-thread working planes, and the feature.
+// CAMBI, CPU twin: the per-picture pipeline of §4 on per-thread working planes, and the feature.
 
 #include <vector>
 
-#include "metrics/cambi/cambi_feature.hpp"
+#include "metrics/cambi/cambi_cpu.hpp"
 
 namespace vq::cambi {
 namespace {
@@ -13,8 +13,6 @@ struct Workspace {
     std::vector<std::uint8_t> mask;
     std::vector<float> c;
 };
-
-double clamp_to(double value, double max_val) { return value < max_val ? value : max_val; }
 
 }  // namespace
 
@@ -54,42 +52,32 @@ double score_picture(const Picture& picture, const Config& config, const Picture
     return combine_scales(pooled, geometry.window);
 }
 
-void CambiCpu::init(const VideoFormat& format) {
-    config_ = resolve_config(options_, format);
-    if (!config_.heatmaps_path.empty())
-        heatmaps_ = std::make_unique<HeatmapWriter>(config_.heatmaps_path, config_);
-}
+namespace {
 
-std::vector<std::string> CambiCpu::outputs() const {
-    if (!config_.full_ref) return {config_.output_name};
-    return {config_.output_name, "cambi_source", "cambi_full_reference"};
-}
+class CambiCpu final : public ScorerTwin<CpuFeature, Scorer> {
+public:
+    using ScorerTwin::ScorerTwin;
 
-void CambiCpu::compute(const FramePair& pair, std::span<std::byte> bytes) const {
-    Block& block = block_as<Block>(bytes);
-    block = Block{};
-    if (heatmaps_) {
-        HeatmapFrame frame;
-        frame.frame_index = pair.index;
-        block.distorted = score_picture(pair.distorted, config_, config_.distorted, &frame);
-        block.heatmap_ticket = heatmaps_->stash(std::move(frame));
-    } else {
-        block.distorted = score_picture(pair.distorted, config_, config_.distorted, nullptr);
+    void compute(const FramePair& pair, std::span<std::byte> bytes) const override {
+        const Config& config = scorer_.config();
+        Block& block = block_as<Block>(bytes);
+        block = Block{};
+        if (HeatmapWriter* heatmaps = scorer_.heatmaps()) {
+            HeatmapFrame frame;
+            frame.frame_index = pair.index;
+            block.distorted = score_picture(pair.distorted, config, config.distorted, &frame);
+            block.heatmap_ticket = heatmaps->stash(std::move(frame));
+        } else {
+            block.distorted = score_picture(pair.distorted, config, config.distorted, nullptr);
+        }
+        if (config.full_ref) block.reference = score_picture(pair.reference, config, config.reference, nullptr);
     }
-    if (config_.full_ref)
-        block.reference = score_picture(pair.reference, config_, config_.reference, nullptr);
-}
+};
 
-void CambiCpu::finish(std::span<const std::byte> bytes, std::span<double> scores) {
-    const Block& block = block_as<Block>(bytes);
-    if (heatmaps_) heatmaps_->write(block.heatmap_ticket);
-    // §11.3: the full-reference difference uses the unclamped scores.
-    scores[0] = clamp_to(block.distorted, config_.max_val);
-    if (config_.full_ref) {
-        const double difference = block.distorted - block.reference;
-        scores[1] = clamp_to(block.reference, config_.max_val);
-        scores[2] = clamp_to(0 > difference ? 0 : difference, config_.max_val);
-    }
+}  // namespace
+
+std::unique_ptr<CpuFeature> make_cpu(const OptionValues& values) {
+    return std::make_unique<CambiCpu>(Scorer(values));
 }
 
 }  // namespace vq::cambi

@@ -1,8 +1,8 @@
 // CAMBI, CUDA twin: the CudaFeature around the device pipeline (cambi_cuda_pipeline.hpp).
 //
 // init, outputs and the last step of finish (the cambi_max_val clamps and the full-reference
-// difference, §11.3) are the CPU twin's own, through a CambiCpu that never computes a frame. What
-// this twin adds on the host is turning the exact top-k sums of the result block into scores.
+// difference, §11.3) are the Scorer's, as for the CPU twin. What this twin adds on the host is
+// turning the exact top-k sums of its device block into the common block (to_block).
 //
 // Every plane is bit-identical to the CPU twin's, and so is every score wherever the CPU's
 // double top-k sum is exact (every fixture, every test clip). Where it is not (§15.3), the CPU
@@ -12,9 +12,7 @@
 //
 // Heatmaps (§13) are the one case that reads planes back: only when heatmaps_path is set, each
 // frame's distorted c-values are copied into pinned memory on the frame's stream and written by
-// the CPU twin's writer, in frame order, when the frame is finished. cuda::DeviceFrame does not
-// carry the frame's index in the run, so frames are numbered in the order they are enqueued: the
-// same offsets as the CPU twin's unless --subsample skips frames.
+// the Scorer's writer, in frame order, when the frame is finished, at the frame's index in the run.
 #include <deque>
 #include <memory>
 #include <mutex>
@@ -24,20 +22,12 @@
 
 #include "cuda/cuda_feature.hpp"
 #include "cuda/memory.hpp"
-#include "metrics/cambi/cambi_cuda.hpp"
 #include "metrics/cambi/cambi_cuda_pipeline.hpp"
-#include "metrics/cambi/cambi_feature.hpp"
 #include "metrics/cambi/cambi_heatmap.hpp"
 #include "vq/error.hpp"
 
-namespace vq {
-namespace cambi {
+namespace vq::cambi {
 namespace {
-
-Options without_heatmaps(Options options) {
-    options.heatmaps_path.clear();
-    return options;
-}
 
 // §6.1, with the CPU twin's message, for the largest sample the device found.
 void check_largest_sample(unsigned largest, int bit_depth) {
@@ -47,51 +37,54 @@ void check_largest_sample(unsigned largest, int bit_depth) {
                             ", the largest " + std::to_string(bit_depth) + "-bit value");
 }
 
-class CambiCuda final : public cuda::CudaFeature {
-public:
-    explicit CambiCuda(Options options)
-        : host_(without_heatmaps(options)), heatmaps_path_(options.heatmaps_path), full_ref_(options.full_ref) {}
+}  // namespace
 
-    void init(const VideoFormat& format) override {
-        host_.init(format);
-        format_ = format;
-        if (!heatmaps_path_.empty()) heatmaps_ = std::make_unique<HeatmapWriter>(heatmaps_path_, host_.config());
-    }
-    std::vector<std::string> outputs() const override { return host_.outputs(); }
-    std::size_t block_bytes() const override { return sizeof(CudaBlock); }
-    bool uses_reference() const override { return full_ref_; }
+// §11.1–11.3 from the device block: the input check of §6.1 for the depths the device checked,
+// then each picture's score (before the clamps, which the Scorer applies). Outside the unnamed
+// namespace: ScorerTwin finds it by argument-dependent lookup, which ignores unnamed namespaces.
+Block to_block(const CudaBlock& raw, const Scorer& scorer) {
+    const Config& config = scorer.config();
+    const int pictures = config.full_ref ? 2 : 1;
+    if (config.bit_depth != 8 && config.bit_depth != 16)
+        for (int p = 0; p < pictures; ++p) check_largest_sample(raw.largest_sample[p], config.bit_depth);
+    Block block;
+    block.distorted = picture_score(raw, 0, config);
+    if (config.full_ref) block.reference = picture_score(raw, 1, config);
+    return block;
+}
+
+namespace {
+
+using HeatmapPlanes = cuda::PinnedArray<float>;  // every scale's c-values, back to back
+
+class CambiCuda final : public ScorerTwin<cuda::CudaFeature, Scorer, CudaBlock> {
+public:
+    using ScorerTwin::ScorerTwin;
 
     void prepare(cudaStream_t stream) override {
-        pipeline_ = std::make_unique<CudaPipeline>(host_.config(), format_, stream);
+        pipeline_ = std::make_unique<CudaPipeline>(scorer_.config(), scorer_.format(), stream);
     }
 
     void enqueue(const cuda::DeviceFrame& frame, std::byte* device_block, cudaStream_t stream) override {
         pipeline_->enqueue(frame, reinterpret_cast<CudaBlock*>(device_block), stream);
-        if (heatmaps_) {
-            cuda::PinnedBuffer planes = take_heatmap_buffer();
-            pipeline_->copy_c_values(0, reinterpret_cast<float*>(planes.data()), stream);
+        if (scorer_.heatmaps()) {
+            HeatmapPlanes planes = take_heatmap_buffer();
+            pipeline_->copy_c_values(0, planes.data(), stream);
             const std::lock_guard lock(heatmap_mutex_);
             heatmaps_in_flight_.push_back({frame.index, std::move(planes)});
         }
     }
 
     void finish(std::span<const std::byte> bytes, std::span<double> scores) override {
-        const CudaBlock& block = block_as<CudaBlock>(bytes);
-        const Config& config = host_.config();
-        if (config.bit_depth != 8 && config.bit_depth != 16)
-            for (int p = 0; p < pipeline_->pictures(); ++p) check_largest_sample(block.largest_sample[p], config.bit_depth);
-        if (heatmaps_) write_heatmaps();
-        Block scored;
-        scored.distorted = picture_score(block, 0, config);
-        if (config.full_ref) scored.reference = picture_score(block, 1, config);
-        host_.finish(std::as_bytes(std::span(&scored, 1)), scores);
+        if (scorer_.heatmaps()) write_heatmaps();
+        ScorerTwin::finish(bytes, scores);
     }
 
 private:
-    cuda::PinnedBuffer take_heatmap_buffer() {
+    HeatmapPlanes take_heatmap_buffer() {
         const std::lock_guard lock(heatmap_mutex_);
-        if (idle_heatmap_buffers_.empty()) return cuda::PinnedBuffer(pipeline_->c_value_count(0) * sizeof(float));
-        cuda::PinnedBuffer buffer = std::move(idle_heatmap_buffers_.back());
+        if (idle_heatmap_buffers_.empty()) return HeatmapPlanes(pipeline_->c_value_count(0));
+        HeatmapPlanes buffer = std::move(idle_heatmap_buffers_.back());
         idle_heatmap_buffers_.pop_back();
         return buffer;
     }
@@ -105,10 +98,9 @@ private:
             copy = std::move(heatmaps_in_flight_.front());
             heatmaps_in_flight_.pop_front();
         }
-        cuda::PinnedBuffer& planes = copy.planes;
-        const Config& config = host_.config();
+        const Config& config = scorer_.config();
         const auto sizes = scale_sizes(config.distorted.width, config.distorted.height, config.distorted.speedup);
-        const auto* c = reinterpret_cast<const float*>(planes.data());
+        const float* c = copy.planes.data();
         HeatmapFrame frame;
         frame.frame_index = copy.frame_index;
         for (int s = 0; s < num_scales; ++s) {
@@ -117,32 +109,27 @@ private:
             frame.capture(s, std::span(c, n), w, h);
             c += n;
         }
-        heatmaps_->write(heatmaps_->stash(std::move(frame)));
+        HeatmapWriter& heatmaps = *scorer_.heatmaps();
+        heatmaps.write(heatmaps.stash(std::move(frame)));
         const std::lock_guard lock(heatmap_mutex_);
-        idle_heatmap_buffers_.push_back(std::move(planes));
+        idle_heatmap_buffers_.push_back(std::move(copy.planes));
     }
 
-    CambiCpu host_;  // init, outputs and the score clamps; never computes a frame
-    std::string heatmaps_path_;
-    bool full_ref_;
-    VideoFormat format_;
     std::unique_ptr<CudaPipeline> pipeline_;
 
     struct HeatmapCopy {
         std::uint64_t frame_index = 0;
-        cuda::PinnedBuffer planes;  // every scale's c-values, back to back
+        HeatmapPlanes planes;
     };
-    std::unique_ptr<HeatmapWriter> heatmaps_;
     std::mutex heatmap_mutex_;
     std::deque<HeatmapCopy> heatmaps_in_flight_;
-    std::vector<cuda::PinnedBuffer> idle_heatmap_buffers_;
+    std::vector<HeatmapPlanes> idle_heatmap_buffers_;
 };
 
 }  // namespace
-}  // namespace cambi
 
-std::unique_ptr<Feature> make_cambi_cuda(const OptionValues& values) {
-    return std::make_unique<cambi::CambiCuda>(cambi::Options::from(values));
+std::unique_ptr<Feature> make_cuda(const OptionValues& values) {
+    return std::make_unique<CambiCuda>(Scorer(values));
 }
 
-}  // namespace vq
+}  // namespace vq::cambi

@@ -24,6 +24,7 @@
 #include <cstdint>
 
 #include "cuda/check.hpp"
+#include "cuda/kernel.hpp"
 #include "metrics/cambi/cambi_cuda_kernels.cuh"
 
 namespace vq::cambi::gpu {
@@ -332,8 +333,7 @@ void launch_for(const CValueParams& params, cudaStream_t stream) {
 
 template <int N>
 void configure_for(const CValueParams& params) {
-    VQ_CUDA_CHECK(cudaFuncSetAttribute(c_values_kernel<N>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       int(c_value_shared_bytes(params.slot_capacity))));
+    cuda::allow_dynamic_shared_memory(c_values_kernel<N>, c_value_shared_bytes(params.slot_capacity));
 }
 
 }  // namespace

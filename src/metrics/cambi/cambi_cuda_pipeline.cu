@@ -8,7 +8,6 @@
 #include <bit>
 #include <cmath>
 
-#include "cuda/check.hpp"
 #include "metrics/cambi/cambi_lut.hpp"
 
 namespace vq::cambi {
@@ -23,26 +22,6 @@ constexpr std::size_t max_graphs = 16;
 int bit_width(u128 value) {
     const auto high = std::uint64_t(value >> 64);
     return high ? 64 + int(std::bit_width(high)) : int(std::bit_width(std::uint64_t(value)));
-}
-
-// Device allocations are carved out of one buffer per kind, each piece 256-byte aligned.
-class Carver {
-public:
-    template <typename T>
-    std::size_t reserve(std::size_t count) {
-        const std::size_t offset = size_;
-        size_ += (count * sizeof(T) + 255) / 256 * 256;
-        return offset;
-    }
-    std::size_t size() const { return std::max<std::size_t>(size_, 256); }
-
-private:
-    std::size_t size_ = 0;
-};
-
-template <typename T>
-T* at(const cuda::DeviceBuffer& buffer, std::size_t offset) {
-    return reinterpret_cast<T*>(buffer.data() + offset);
 }
 
 // Bit v: for a centre value v some contrast step passes both gates of §10.1.
@@ -104,68 +83,45 @@ CudaPipeline::CudaPipeline(const Config& config, const VideoFormat& format, cuda
     gpu::configure_c_values(c_value_params_);
 }
 
-CudaPipeline::~CudaPipeline() {
-    for (const Graph& graph : graphs_) cudaGraphExecDestroy(graph.executable);
-}
-
 const PictureGeometry& CudaPipeline::geometry(int picture) const {
     return picture == 0 ? config_.distorted : config_.reference;
 }
 
+// Every plane and table of the run, uninitialised but for the tables. The uploads read pageable
+// host memory, so they return once the driver has staged it.
 void CudaPipeline::allocate(cudaStream_t stream) {
-    Carver planes, tables;
-    struct Offsets {
-        std::size_t converted, mask, column_map, row_map;
-        std::array<std::size_t, num_scales> filtered, counted, c;
-    };
-    std::array<Offsets, gpu::max_pictures> offsets{};
     for (int p = 0; p < pictures_; ++p) {
         const PictureGeometry& g = geometry(p);
         const std::size_t pixels = std::size_t(g.width) * std::size_t(g.height);
-        Offsets& o = offsets[std::size_t(p)];
-        o.converted = planes.reserve<std::uint16_t>(pixels);
-        o.mask = planes.reserve<std::uint8_t>(pixels);
-        planes_[std::size_t(p)].sizes = scale_sizes(g.width, g.height, g.speedup);
-        for (int s = 0; s < num_scales; ++s) {
-            const auto [w, h] = planes_[std::size_t(p)].sizes[std::size_t(s)];
-            const std::size_t n = std::size_t(w) * std::size_t(h);
-            o.filtered[std::size_t(s)] = planes.reserve<std::uint16_t>(n);
-            o.counted[std::size_t(s)] = planes.reserve<std::uint16_t>(n);
-            o.c[std::size_t(s)] = planes.reserve<float>(n);
-        }
-        o.column_map = tables.reserve<int>(g.column_map.size());
-        o.row_map = tables.reserve<int>(g.row_map.size());
-    }
-    const std::size_t lut = tables.reserve<float>(reciprocal_lut.size());
-
-    planes_memory_ = cuda::DeviceBuffer(planes.size());
-    tables_memory_ = cuda::DeviceBuffer(tables.size());
-    scratch_memory_ = cuda::DeviceBuffer(gpu::top_k_scratch_bytes());
-
-    for (int p = 0; p < pictures_; ++p) {
-        const PictureGeometry& g = geometry(p);
-        const Offsets& o = offsets[std::size_t(p)];
+        PlaneArrays& a = arrays_[std::size_t(p)];
         Planes& d = planes_[std::size_t(p)];
-        d.converted = at<std::uint16_t>(planes_memory_, o.converted);
-        d.mask = at<std::uint8_t>(planes_memory_, o.mask);
+        a.converted = cuda::DeviceArray<std::uint16_t>(pixels);
+        a.mask = cuda::DeviceArray<std::uint8_t>(pixels);
+        d.converted = a.converted.data();
+        d.mask = a.mask.data();
+        d.sizes = scale_sizes(g.width, g.height, g.speedup);
         for (std::size_t s = 0; s < num_scales; ++s) {
-            d.filtered[s] = at<std::uint16_t>(planes_memory_, o.filtered[s]);
-            d.counted[s] = at<std::uint16_t>(planes_memory_, o.counted[s]);
-            d.c[s] = at<float>(planes_memory_, o.c[s]);
+            const std::size_t n = std::size_t(d.sizes[s][0]) * std::size_t(d.sizes[s][1]);
+            a.filtered[s] = cuda::DeviceArray<std::uint16_t>(n);
+            a.counted[s] = cuda::DeviceArray<std::uint16_t>(n);
+            a.c[s] = cuda::DeviceArray<float>(n);
+            d.filtered[s] = a.filtered[s].data();
+            d.counted[s] = a.counted[s].data();
+            d.c[s] = a.c[s].data();
         }
         if (g.resized()) {
-            d.column_map = at<int>(tables_memory_, o.column_map);
-            d.row_map = at<int>(tables_memory_, o.row_map);
-            // Pageable sources: the copies return once the driver has staged them.
-            VQ_CUDA_CHECK(cudaMemcpyAsync(const_cast<int*>(d.column_map), g.column_map.data(),
-                                          g.column_map.size() * sizeof(int), cudaMemcpyHostToDevice, stream));
-            VQ_CUDA_CHECK(cudaMemcpyAsync(const_cast<int*>(d.row_map), g.row_map.data(),
-                                          g.row_map.size() * sizeof(int), cudaMemcpyHostToDevice, stream));
+            a.column_map = cuda::DeviceArray<int>(g.column_map.size());
+            a.row_map = cuda::DeviceArray<int>(g.row_map.size());
+            cuda::copy_async(a.column_map.data(), g.column_map.data(), g.column_map.size(), stream);
+            cuda::copy_async(a.row_map.data(), g.row_map.data(), g.row_map.size(), stream);
+            d.column_map = a.column_map.data();
+            d.row_map = a.row_map.data();
         }
     }
-    VQ_CUDA_CHECK(cudaMemcpyAsync(at<float>(tables_memory_, lut), reciprocal_lut.data(),
-                                  reciprocal_lut.size() * sizeof(float), cudaMemcpyHostToDevice, stream));
-    c_value_params_.reciprocal = at<float>(tables_memory_, lut);
+    reciprocal_ = cuda::DeviceArray<float>(reciprocal_lut.size());
+    cuda::copy_async(reciprocal_.data(), reciprocal_lut.data(), reciprocal_lut.size(), stream);
+    c_value_params_.reciprocal = reciprocal_.data();
+    top_k_scratch_ = cuda::DeviceBuffer(gpu::top_k_scratch_bytes());
 }
 
 void CudaPipeline::prepare_stage_params() {
@@ -210,49 +166,37 @@ void CudaPipeline::prepare_stage_params() {
 void CudaPipeline::enqueue(const cuda::DeviceFrame& frame, CudaBlock* device_block, cudaStream_t stream,
                            const StageEvents* events) {
     if (use_graphs_ && !events)
-        if (const cudaGraphExec_t graph = graph_for(frame, device_block, stream)) {
-            VQ_CUDA_CHECK(cudaGraphLaunch(graph, stream));
+        if (const cuda::GraphExec* graph = graph_for(frame, device_block, stream)) {
+            graph->launch(stream);
             return;
         }
     launch_stages(frame, device_block, stream, events);
 }
 
-cudaGraphExec_t CudaPipeline::graph_for(const cuda::DeviceFrame& frame, CudaBlock* device_block, cudaStream_t stream) {
+const cuda::GraphExec* CudaPipeline::graph_for(const cuda::DeviceFrame& frame, CudaBlock* device_block,
+                                               cudaStream_t stream) {
     for (const Graph& graph : graphs_)
         if (graph.distorted == frame.distorted && graph.reference == frame.reference && graph.block == device_block)
-            return graph.executable;
+            return &graph.executable;
     if (graphs_.size() >= max_graphs) return nullptr;  // a caller cycling through many addresses
-    // Thread-local capture: other threads may use CUDA meanwhile (the upload stream, other features).
-    VQ_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-    cudaGraph_t graph = nullptr;
-    try {
-        launch_stages(frame, device_block, stream, nullptr);
-    } catch (...) {
-        cudaStreamEndCapture(stream, &graph);
-        if (graph) cudaGraphDestroy(graph);
-        throw;
-    }
-    VQ_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
-    cudaGraphExec_t executable = nullptr;
-    const cudaError_t status = cudaGraphInstantiate(&executable, graph, 0);
-    cudaGraphDestroy(graph);
-    VQ_CUDA_CHECK(status);
-    graphs_.push_back({frame.distorted, frame.reference, device_block, executable});
-    return executable;
+    cuda::GraphExec executable =
+        cuda::GraphExec::capture(stream, [&] { launch_stages(frame, device_block, stream, nullptr); });
+    graphs_.push_back({frame.distorted, frame.reference, device_block, std::move(executable)});
+    return &graphs_.back().executable;
 }
 
 void CudaPipeline::launch_stages(const cuda::DeviceFrame& frame, CudaBlock* device_block, cudaStream_t stream,
                                  const StageEvents* events) {
     const auto mark = [&](int boundary) {
-        if (events) VQ_CUDA_CHECK(cudaEventRecord((*events)[std::size_t(boundary)], stream));
+        if (events) (*events)[std::size_t(boundary)].record(stream);
     };
     mark(0);
     const std::byte* pictures[gpu::max_pictures] = {frame.distorted, frame.reference};
     const void* luma[gpu::max_pictures] = {};
     for (int p = 0; p < pictures_; ++p) luma[p] = pictures[p];  // luma is the frame's first plane
 
-    VQ_CUDA_CHECK(cudaMemsetAsync(device_block, 0, sizeof(CudaBlock), stream));
-    VQ_CUDA_CHECK(cudaMemsetAsync(scratch_memory_.data(), 0, gpu::top_k_scratch_bytes(), stream));
+    cuda::zero_async(device_block, 1, stream);
+    cuda::zero_async(top_k_scratch_.data(), top_k_scratch_.size(), stream);
     if (format_.bit_depth != 8 && format_.bit_depth != 16)  // §6.1: other depths can hold invalid codes
         gpu::launch_largest_sample(luma, std::size_t(format_.width) * std::size_t(format_.height), pictures_,
                                    device_block->largest_sample, stream);
@@ -304,43 +248,36 @@ void CudaPipeline::launch_stages(const cuda::DeviceFrame& frame, CudaBlock* devi
     gpu::TopKParams top_k = top_k_params_;
     for (int p = 0; p < pictures_; ++p)
         for (int s = 0; s < num_scales; ++s) top_k.planes[p * num_scales + s].sum = device_block->top_k_sums[p][s];
-    gpu::launch_top_k(top_k, scratch_memory_.data(), stream);
+    gpu::launch_top_k(top_k, top_k_scratch_.data(), stream);
     mark(5);
-}
-
-template <typename T>
-std::vector<T> CudaPipeline::copy_back(const T* device, std::size_t count) const {
-    std::vector<T> host(count);
-    VQ_CUDA_CHECK(cudaMemcpy(host.data(), device, count * sizeof(T), cudaMemcpyDeviceToHost));
-    return host;
 }
 
 std::vector<std::uint16_t> CudaPipeline::converted(int picture) const {
     const PictureGeometry& g = geometry(picture);
-    return copy_back(planes_[std::size_t(picture)].converted, std::size_t(g.width) * std::size_t(g.height));
+    return cuda::to_host(planes_[std::size_t(picture)].converted, std::size_t(g.width) * std::size_t(g.height));
 }
 
 std::vector<std::uint8_t> CudaPipeline::mask(int picture) const {
     const PictureGeometry& g = geometry(picture);
-    return copy_back(planes_[std::size_t(picture)].mask, std::size_t(g.width) * std::size_t(g.height));
+    return cuda::to_host(planes_[std::size_t(picture)].mask, std::size_t(g.width) * std::size_t(g.height));
 }
 
 std::vector<std::uint16_t> CudaPipeline::filtered(int picture, int scale) const {
     const Planes& d = planes_[std::size_t(picture)];
     const auto [w, h] = d.sizes[std::size_t(scale)];
-    return copy_back(d.filtered[std::size_t(scale)], std::size_t(w) * std::size_t(h));
+    return cuda::to_host(d.filtered[std::size_t(scale)], std::size_t(w) * std::size_t(h));
 }
 
 std::vector<std::uint16_t> CudaPipeline::counted(int picture, int scale) const {
     const Planes& d = planes_[std::size_t(picture)];
     const auto [w, h] = d.sizes[std::size_t(scale)];
-    return copy_back(d.counted[std::size_t(scale)], std::size_t(w) * std::size_t(h));
+    return cuda::to_host(d.counted[std::size_t(scale)], std::size_t(w) * std::size_t(h));
 }
 
 std::vector<float> CudaPipeline::c_values(int picture, int scale) const {
     const Planes& d = planes_[std::size_t(picture)];
     const auto [w, h] = d.sizes[std::size_t(scale)];
-    return copy_back(d.c[std::size_t(scale)], std::size_t(w) * std::size_t(h));
+    return cuda::to_host(d.c[std::size_t(scale)], std::size_t(w) * std::size_t(h));
 }
 
 std::size_t CudaPipeline::c_value_count(int picture) const {
@@ -354,7 +291,7 @@ void CudaPipeline::copy_c_values(int picture, float* host, cudaStream_t stream) 
     for (int s = 0; s < num_scales; ++s) {
         const auto [w, h] = d.sizes[std::size_t(s)];
         const std::size_t n = std::size_t(w) * std::size_t(h);
-        VQ_CUDA_CHECK(cudaMemcpyAsync(host, d.c[std::size_t(s)], n * sizeof(float), cudaMemcpyDeviceToHost, stream));
+        cuda::copy_async(host, d.c[std::size_t(s)], n, stream);
         host += n;
     }
 }

@@ -10,7 +10,9 @@
 #include <vector>
 
 #include "cuda/cuda_feature.hpp"
+#include "cuda/graph.hpp"
 #include "cuda/memory.hpp"
+#include "cuda/stream.hpp"
 #include "metrics/cambi/cambi.hpp"
 #include "metrics/cambi/cambi_cuda_kernels.cuh"
 
@@ -35,7 +37,7 @@ double picture_score(const CudaBlock& block, int picture, const Config& config);
 // Events the pipeline records around its stages when asked (benchmarks).
 enum class Stage { convert, mask, scales, c_values, top_k };
 inline constexpr int stage_count = 5;
-using StageEvents = std::array<cudaEvent_t, stage_count + 1>;  // before the first, after each
+using StageEvents = std::array<cuda::Event, stage_count + 1>;  // before the first, after each
 
 class CudaPipeline {
 public:
@@ -47,7 +49,6 @@ public:
     // block addresses (the executor cycles through a few) and replayed as one CUDA graph.
     CudaPipeline(const Config& config, const VideoFormat& format, cudaStream_t stream,
                  int tile_rows = default_tile_rows, bool graphs = true);
-    ~CudaPipeline();
     CudaPipeline(const CudaPipeline&) = delete;
     CudaPipeline& operator=(const CudaPipeline&) = delete;
 
@@ -70,6 +71,8 @@ public:
     void copy_c_values(int picture, float* host, cudaStream_t stream) const;
 
 private:
+    // One picture's planes. Pointers into the run's arrays below: the stage parameters (and the
+    // captured graphs) hold the same addresses.
     struct Planes {
         std::uint16_t* converted = nullptr;  // P, W×H
         std::uint8_t* mask = nullptr;        // M, W×H
@@ -81,21 +84,28 @@ private:
         const int* row_map = nullptr;
     };
 
+    // The arrays behind one picture's Planes.
+    struct PlaneArrays {
+        cuda::DeviceArray<std::uint16_t> converted;
+        cuda::DeviceArray<std::uint8_t> mask;
+        std::array<cuda::DeviceArray<std::uint16_t>, num_scales> filtered, counted;
+        std::array<cuda::DeviceArray<float>, num_scales> c;
+        cuda::DeviceArray<int> column_map, row_map;
+    };
+
     struct Graph {
         const std::byte* distorted;
         const std::byte* reference;
         CudaBlock* block;
-        cudaGraphExec_t executable;
+        cuda::GraphExec executable;
     };
 
     void launch_stages(const cuda::DeviceFrame& frame, CudaBlock* device_block, cudaStream_t stream,
                        const StageEvents* events);
-    cudaGraphExec_t graph_for(const cuda::DeviceFrame& frame, CudaBlock* device_block, cudaStream_t stream);
+    const cuda::GraphExec* graph_for(const cuda::DeviceFrame& frame, CudaBlock* device_block, cudaStream_t stream);
     const PictureGeometry& geometry(int picture) const;
     void allocate(cudaStream_t stream);
     void prepare_stage_params();
-    template <typename T>
-    std::vector<T> copy_back(const T* device, std::size_t count) const;
 
     Config config_;
     VideoFormat format_;
@@ -103,9 +113,9 @@ private:
     int tile_rows_;
     bool use_graphs_;
     std::vector<Graph> graphs_;
-    cuda::DeviceBuffer planes_memory_;
-    cuda::DeviceBuffer tables_memory_;   // index maps, reciprocal table
-    cuda::DeviceBuffer scratch_memory_;  // top-k selection state, zeroed every frame
+    std::array<PlaneArrays, gpu::max_pictures> arrays_;
+    cuda::DeviceArray<float> reciprocal_;  // the §14 table
+    cuda::DeviceBuffer top_k_scratch_;     // the selection's state (opaque here), zeroed every frame
     std::array<Planes, gpu::max_pictures> planes_{};
     gpu::CValueParams c_value_params_;
     gpu::TopKParams top_k_params_;

@@ -1,4 +1,4 @@
-// §11: spatial pooling (top-k mean per scale) and the weighted combination of the scales.
+// §11.1, CPU twin: the top-k mean of one scale's c-values.
 //
 // The per-scale sum is a double sum whose rounding depends on the order of its terms (§15.3).
 // When the k largest values are such that every partial sum is exact in double, any order gives
@@ -15,10 +15,12 @@
 #include <utility>
 #include <vector>
 
-#include "metrics/cambi/cambi.hpp"
+#include "metrics/cambi/cambi_cpu.hpp"
+#include "metrics/cambi/cambi_cpu_kernels.hpp"
 
 namespace vq::cambi {
 namespace {
+
 
 // §15.3: every c-value is 0 or a binary32 >= 0.5. If m is the smallest non-zero value among the
 // k largest, all of them are multiples of 2^(e-23) (e = exponent of m), and as long as their sum
@@ -31,42 +33,6 @@ bool order_independent(double sum, float smallest_nonzero) {
     return sum < std::ldexp(1.0, e + 30);
 }
 
-// Sums in eight independent lanes (vectorised without reassociating anything); exact whenever
-// order_independent() holds for the summed values.
-struct Summary {
-    std::size_t nonzero = 0;
-    double sum = 0;
-    float smallest_nonzero = INFINITY;
-};
-
-constexpr int lanes = 8;
-
-[[gnu::target_clones("avx2", "default")]]
-Summary summarise(std::span<const float> c, float above) {
-    // Only values > above count (above = -1: all of them).
-    std::array<double, lanes> sums{};
-    std::array<float, lanes> smallest;
-    std::array<std::uint32_t, lanes> nonzero{};
-    smallest.fill(INFINITY);
-    const std::size_t full = c.size() / lanes * lanes;
-    const auto add = [&](int lane, float v) {
-        const bool counted = v > above && v != 0.0f;
-        sums[std::size_t(lane)] += counted ? double(v) : 0.0;
-        smallest[std::size_t(lane)] = std::min(smallest[std::size_t(lane)], counted ? v : INFINITY);
-        nonzero[std::size_t(lane)] += counted;
-    };
-    for (std::size_t i = 0; i < full; i += lanes)
-        for (int lane = 0; lane < lanes; ++lane) add(lane, c[i + std::size_t(lane)]);
-    for (std::size_t i = full; i < c.size(); ++i) add(0, c[i]);
-    Summary summary;
-    for (int lane = 0; lane < lanes; ++lane) {
-        summary.nonzero += nonzero[std::size_t(lane)];
-        summary.sum += sums[std::size_t(lane)];
-        summary.smallest_nonzero = std::min(summary.smallest_nonzero, smallest[std::size_t(lane)]);
-    }
-    return summary;
-}
-
 // Histogram bins are the top 12 bits of the (non-negative) float: exponent and 3 mantissa bits,
 // so bin order is value order.
 constexpr int bin_shift = 20;
@@ -75,7 +41,7 @@ int bin_of(float c) { return int(std::bit_cast<std::uint32_t>(c) >> bin_shift); 
 
 // The k largest values when more than k are non-zero: their exact sum and the smallest of them,
 // from a histogram (to find the bin of the k-th value) and a selection inside that bin.
-Summary largest(std::span<const float> c, std::size_t k) {
+PoolingSummary largest(std::span<const float> c, std::size_t k) {
     // Four interleaved histograms, so that runs of equal values do not serialise the increments.
     thread_local std::vector<std::uint32_t> histograms;
     histograms.assign(4 * std::size_t(bin_count), 0);
@@ -93,7 +59,7 @@ Summary largest(std::span<const float> c, std::size_t k) {
     // The values above the bin (all of them non-zero: the bin holds the k-th largest, > 0).
     const float bin_floor = std::bit_cast<float>(std::uint32_t(kth_bin) << bin_shift);
     const float bin_top = std::bit_cast<float>((std::uint32_t(kth_bin) + 1) << bin_shift);
-    Summary summary = summarise(c, std::nextafter(bin_top, 0.0f));
+    PoolingSummary summary = kernels().summarise(c, std::nextafter(bin_top, 0.0f));
     // The rest of the k from inside the bin.
     thread_local std::vector<float> in_bin;
     in_bin.clear();
@@ -111,7 +77,7 @@ Summary largest(std::span<const float> c, std::size_t k) {
 
 // The mean of the k largest values when their sum does not depend on the order.
 std::optional<double> order_independent_mean(std::span<const float> c, std::size_t k) {
-    Summary summary = summarise(c, -1.0f);
+    PoolingSummary summary = kernels().summarise(c, -1.0f);
     if (summary.nonzero == 0) return 0.0;
     if (summary.nonzero > k) summary = largest(c, k);  // else the k largest are every non-zero and zeros
     if (!order_independent(summary.sum, summary.smallest_nonzero)) return std::nullopt;
@@ -119,11 +85,6 @@ std::optional<double> order_independent_mean(std::span<const float> c, std::size
 }
 
 }  // namespace
-
-std::size_t top_k_count(std::size_t n, double topk) {
-    const auto k = std::size_t(std::ptrdiff_t(topk * double(n)));  // C's double -> int truncation
-    return std::max<std::size_t>(1, std::min(n, k));
-}
 
 void quick_select(std::span<float> c, std::size_t k) {
     // Hoare-style partition on the descending order with the pivot value read at index k.
@@ -158,13 +119,6 @@ double top_k_mean(std::span<float> c, double topk) {
     double sum = 0.0;
     for (std::size_t t = 0; t < k; ++t) sum += double(c[t]);
     return sum / double(k);
-}
-
-double combine_scales(const std::array<double, num_scales>& pooled, int window) {
-    double acc = 0.0;
-    for (int s = 0; s < num_scales; ++s)
-        acc += pooled[std::size_t(s)] * double(scale_weights[std::size_t(s)]);
-    return acc / double(window * window);
 }
 
 }  // namespace vq::cambi

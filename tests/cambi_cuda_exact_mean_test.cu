@@ -12,7 +12,7 @@
 
 #include <gtest/gtest.h>
 
-#include "cuda_cambi_test_support.hpp"
+#include "cambi_cuda_test_support.hpp"
 #include "metrics/cambi/cambi_cuda_pipeline.hpp"
 
 namespace vq::cambi::test {

@@ -16,7 +16,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "cuda_cambi_test_support.hpp"
+#include "cambi_cuda_test_support.hpp"
 #include "cuda_test_support.hpp"
 #include "io/frame_source.hpp"
 #include "test_support.hpp"
@@ -30,7 +30,7 @@ using ::vq::test::golden_dir;
 using ::vq::test::run_twin;
 using ::vq::test::scratch_dir;
 
-// See cuda_cambi_stage_test.cu; the largest difference seen is printed.
+// See cambi_cuda_stage_test.cu; the largest difference seen is printed.
 constexpr std::uint64_t max_order_ulps = 64;
 
 struct Differences {

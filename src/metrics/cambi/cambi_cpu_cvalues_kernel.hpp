@@ -8,24 +8,16 @@
 // window columns b-p..b+p. Only values inside the band of §10.3 are tracked, and a run of equal
 // values is added as one trapezoid, so flat (banded) rows cost O(run + window), not O(run · window).
 // The c-values of a run then read contiguous counts, one vectorised pass per contrast step.
+//
+// INCLUDED ONCE PER INSTRUCTION SET by cambi_cpu_kernels.cpp, inside the variant's namespace:
+// deliberately no include guard. Helpers are always inlined so that each variant's copy of
+// c_values is vectorised for its instruction set.
 
-#include <algorithm>
-#include <vector>
-
-#include "metrics/cambi/cambi.hpp"
-#include "metrics/cambi/cambi_lut.hpp"
-
-namespace vq::cambi {
-namespace {
-
-// c_values is compiled once per instruction set (target_clones); its helpers must be inlined
-// into each clone to be vectorised for it.
-#define CAMBI_INLINE [[gnu::always_inline]] inline
 
 // Calls run(value, first, last) for each maximal run of equal values among masked pixels, and
 // gap(first, last) for each maximal run of unmasked ones.
 template <typename Run, typename Gap>
-CAMBI_INLINE void for_each_run(const std::uint16_t* row, const std::uint8_t* mask, int width,
+VQ_CAMBI_INLINE void for_each_run(const std::uint16_t* row, const std::uint8_t* mask, int width,
                                Run&& run, Gap&& gap) {
     int b = 0;
     while (b < width) {
@@ -57,7 +49,7 @@ public:
 
     // Adds or removes one picture row: each run of equal masked values in the band at once.
     template <bool add>
-    CAMBI_INLINE void update(const std::uint16_t* row, const std::uint8_t* mask, int width) {
+    VQ_CAMBI_INLINE void update(const std::uint16_t* row, const std::uint8_t* mask, int width) {
         for_each_run(
             row, mask, width,
             [&](int value, int first, int last) {
@@ -67,7 +59,7 @@ public:
     }
 
     // Counts of `value` in the windows centred on each column; all zero outside the band.
-    CAMBI_INLINE const std::uint16_t* counts(int value) const {
+    VQ_CAMBI_INLINE const std::uint16_t* counts(int value) const {
         const bool inside = value >= band_.lo && value <= band_.hi;
         const std::size_t row = inside ? std::size_t(value - band_.lo) : zero_row();
         return counts_ + row * stride_ + std::size_t(span_ / 2);
@@ -79,7 +71,7 @@ private:
     // Pixels first..last of one value: at padded index first + t the window sees
     // min(t + 1, plateau, length - t) of them, a trapezoid of `length` = run + span entries.
     template <bool add>
-    CAMBI_INLINE void update_run(int value, int first, int last) {
+    VQ_CAMBI_INLINE void update_run(int value, int first, int last) {
         std::uint16_t* r = counts_ + std::size_t(value - band_.lo) * stride_ + std::size_t(first);
         const int length = last - first + 1 + span_;
         const int plateau = std::min(last - first + 1, span_ + 1);
@@ -101,7 +93,7 @@ private:
 // One contrast step over a run: c = max(c, W_δ·p0·q · LUT[p0 + q]), where the first step to
 // pass its gate sets c instead (c starts at +0.0 and every candidate is >= +0.0, §10.1).
 template <bool first_step>
-CAMBI_INLINE void step_c_values(const std::uint16_t* p0, const std::uint16_t* p1,
+VQ_CAMBI_INLINE void step_c_values(const std::uint16_t* p0, const std::uint16_t* p1,
                                 const std::uint16_t* p2, int weight, int length, float* c) {
     for (int t = 0; t < length; ++t) {
         const int q = std::max(p1[t], p2[t]);
@@ -112,7 +104,7 @@ CAMBI_INLINE void step_c_values(const std::uint16_t* p0, const std::uint16_t* p1
 
 // §10.1 for one run of masked pixels of value v at columns first..last of the current row: one
 // pass per contrast step whose gate v passes, each a plain loop over contiguous counts.
-CAMBI_INLINE void run_c_values(const WindowHistograms& hist, int v, int first, int last,
+VQ_CAMBI_INLINE void run_c_values(const WindowHistograms& hist, int v, int first, int last,
                                const ContrastParams& contrast, float* out) {
     const int n = contrast.num_diffs;
     const int length = last - first + 1;
@@ -131,9 +123,6 @@ CAMBI_INLINE void run_c_values(const WindowHistograms& hist, int v, int first, i
     if (first_step) std::fill(c, c + length, 0.0f);  // no gate passed
 }
 
-}  // namespace
-
-[[gnu::target_clones("avx2", "default")]]
 void c_values(const std::uint16_t* image, const std::uint8_t* mask, int width, int height,
               int window, const ContrastParams& contrast, float* out) {
     const std::size_t w = std::size_t(width);
@@ -160,7 +149,3 @@ void c_values(const std::uint16_t* image, const std::uint8_t* mask, int width, i
     for (int i = std::max(0, height - radius - 1); i < height; ++i)  // leave the table all zero
         hist.update<false>(row(i), mask_row(i), width);
 }
-
-#undef CAMBI_INLINE
-
-}  // namespace vq::cambi

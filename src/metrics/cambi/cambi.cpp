@@ -1,15 +1,17 @@
-// The `cambi` feature definition: its option table (spec §2) and how the options are read.
+// The `cambi` feature: its option table (spec §2), how the options are read, and the host-side
+// scoring both twins share.
+
+#include "metrics/cambi/cambi.hpp"
 
 #include <memory>
 
-#include "metrics/cambi/cambi.hpp"
-#include "metrics/cambi/cambi_feature.hpp"
-#if VQ_WITH_CUDA
-#include "metrics/cambi/cambi_cuda.hpp"
-#endif
+#include "metrics/cambi/cambi_heatmap.hpp"
 
-namespace vq {
-namespace cambi {
+namespace vq::cambi {
+
+std::unique_ptr<CpuFeature> make_cpu(const OptionValues& values);
+std::unique_ptr<Feature> make_cuda(const OptionValues& values);
+
 namespace {
 
 OptionSpec integer(std::string key, std::int64_t value, double min, double max, std::string alias,
@@ -85,22 +87,49 @@ Options Options::from(const OptionValues& values) {
     return options;
 }
 
-}  // namespace cambi
-
-FeatureDefinition cambi_definition() {
-    return {
-        "cambi",
-        "CAMBI banding score (no-reference; full_ref=true also scores the reference)",
-        cambi::option_table(),
-        [](const OptionValues& values) -> std::unique_ptr<CpuFeature> {
-            return std::make_unique<cambi::CambiCpu>(cambi::Options::from(values));
-        },
+FeatureDefinition definition() {
+    FeatureDefinition definition;
+    definition.name = "cambi";
+    definition.description = "CAMBI banding score (no-reference; full_ref=true also scores the reference)";
+    definition.options = option_table();
+    definition.make_cpu = make_cpu;
 #if VQ_WITH_CUDA
-        make_cambi_cuda,
-#else
-        nullptr,
+    definition.make_cuda = make_cuda;
 #endif
-    };
+    return definition;
 }
 
-}  // namespace vq
+Scorer::Scorer(Options options) : options_(std::move(options)) {}
+Scorer::Scorer(Scorer&&) noexcept = default;
+Scorer& Scorer::operator=(Scorer&&) noexcept = default;
+Scorer::~Scorer() = default;
+
+void Scorer::init(const VideoFormat& format) {
+    config_ = resolve_config(options_, format);
+    format_ = format;
+    if (!config_.heatmaps_path.empty()) heatmaps_ = std::make_unique<HeatmapWriter>(config_.heatmaps_path, config_);
+}
+
+std::vector<std::string> Scorer::outputs() const {
+    if (!config_.full_ref) return {config_.output_name};
+    return {config_.output_name, "cambi_source", "cambi_full_reference"};
+}
+
+namespace {
+
+double clamp_to(double value, double max_val) { return value < max_val ? value : max_val; }
+
+}  // namespace
+
+void Scorer::finish(const Block& block, std::span<double> scores) {
+    if (heatmaps_ && block.heatmap_ticket) heatmaps_->write(block.heatmap_ticket);
+    // §11.3: the full-reference difference uses the unclamped scores.
+    scores[0] = clamp_to(block.distorted, config_.max_val);
+    if (config_.full_ref) {
+        const double difference = block.distorted - block.reference;
+        scores[1] = clamp_to(block.reference, config_.max_val);
+        scores[2] = clamp_to(0 > difference ? 0 : difference, config_.max_val);
+    }
+}
+
+}  // namespace vq::cambi

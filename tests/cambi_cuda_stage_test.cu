@@ -15,10 +15,10 @@
 #include "cuda/check.hpp"
 #include "cuda/memory.hpp"
 #include "cuda/stream.hpp"
-#include "cuda_cambi_test_support.hpp"
+#include "cambi_cuda_test_support.hpp"
 #include "cuda_test_support.hpp"
 #include "metrics/cambi/cambi_cuda_pipeline.hpp"
-#include "metrics/cambi/cambi_feature.hpp"
+#include "metrics/cambi/cambi_cpu.hpp"
 
 namespace vq::cambi::test {
 namespace {
@@ -160,16 +160,15 @@ TEST_P(CudaCambiStages, EveryPlaneMatchesTheCpuTwin) {
     VQ_REQUIRE_CUDA();
     // The frame on the device, as the executor leaves it.
     cuda::DeviceBuffer distorted(format.frame_bytes()), reference(format.frame_bytes());
-    VQ_CUDA_CHECK(cudaMemcpy(distorted.data(), pair.distorted.data(), format.frame_bytes(), cudaMemcpyHostToDevice));
-    VQ_CUDA_CHECK(cudaMemcpy(reference.data(), pair.reference.data(), format.frame_bytes(), cudaMemcpyHostToDevice));
+    cuda::copy(distorted.data(), pair.distorted.data(), format.frame_bytes());
+    cuda::copy(reference.data(), pair.reference.data(), format.frame_bytes());
     const cuda::DeviceFrame frame{format, config.full_ref ? reference.data() : nullptr, distorted.data()};
     const cuda::Stream stream;
     CudaPipeline pipeline(config, format, stream.get());
-    cuda::DeviceBuffer device_block(sizeof(CudaBlock));
-    pipeline.enqueue(frame, reinterpret_cast<CudaBlock*>(device_block.data()), stream.get());
-    VQ_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
-    CudaBlock block{};
-    VQ_CUDA_CHECK(cudaMemcpy(&block, device_block.data(), sizeof(block), cudaMemcpyDeviceToHost));
+    const cuda::DeviceArray<CudaBlock> device_block(1);
+    pipeline.enqueue(frame, device_block.data(), stream.get());
+    stream.synchronize();
+    const CudaBlock block = cuda::to_host(device_block.data(), 1).front();
 
     ASSERT_EQ(pipeline.pictures(), pictures);
     for (int p = 0; p < pictures; ++p) {

@@ -48,23 +48,17 @@ __global__ void compute_all(const Code* reference, const Code* distorted, std::s
     if (i < count) results[i] = compute(reference[i], distorted[i], scale);
 }
 
-template <typename T>
-T* as(const cuda::DeviceBuffer& buffer) {
-    return reinterpret_cast<T*>(buffer.data());
-}
-
 std::vector<PixelResult> compute_on_device(const std::vector<Code>& reference, const std::vector<Code>& distorted,
                                            const ciede::CodeScale& scale) {
     const std::size_t count = reference.size();
-    const cuda::DeviceBuffer codes(2 * count * sizeof(Code)), results(count * sizeof(PixelResult));
-    VQ_CUDA_CHECK(cudaMemcpy(as<Code>(codes), reference.data(), count * sizeof(Code), cudaMemcpyHostToDevice));
-    VQ_CUDA_CHECK(cudaMemcpy(as<Code>(codes) + count, distorted.data(), count * sizeof(Code), cudaMemcpyHostToDevice));
-    compute_all<<<unsigned((count + 255) / 256), 256>>>(as<Code>(codes), as<Code>(codes) + count, count, scale,
-                                                       as<PixelResult>(results));
+    const cuda::DeviceArray<Code> codes(2 * count);
+    const cuda::DeviceArray<PixelResult> results(count);
+    cuda::copy(codes.data(), reference.data(), count);
+    cuda::copy(codes.data() + count, distorted.data(), count);
+    compute_all<<<unsigned((count + 255) / 256), 256>>>(codes.data(), codes.data() + count, count, scale,
+                                                       results.data());
     VQ_CUDA_CHECK_LAUNCH(compute_all);
-    std::vector<PixelResult> host(count);
-    VQ_CUDA_CHECK(cudaMemcpy(host.data(), results.data(), count * sizeof(PixelResult), cudaMemcpyDeviceToHost));
-    return host;
+    return cuda::to_host(results.data(), count);
 }
 
 // Distance in units in the last place between two finite floats of the same sign.
@@ -146,9 +140,9 @@ INSTANTIATE_TEST_SUITE_P(CudaEveryDepth, CudaCiedeMath, testing::Values(8, 10, 1
 TEST(CudaCiedeMath, FixturePixelsRoundLikeTheHost) {
     VQ_REQUIRE_CUDA();
     VQ_REQUIRE_FIXTURES(fixtures);
-    for (const auto& entry : std::filesystem::directory_iterator(fixtures)) {
-        const auto reference = read_all_frames((entry.path() / "ref.y4m").string()).at(0);
-        const auto distorted = read_all_frames((entry.path() / "dist.y4m").string()).at(0);
+    for (const auto& clip : fixture_clips(fixtures)) {
+        const auto reference = read_all_frames((clip / "ref.y4m").string()).at(0);
+        const auto distorted = read_all_frames((clip / "dist.y4m").string()).at(0);
         const VideoFormat& format = reference.format();
         const ciede::ChromaAddressing chroma = ciede::chroma_addressing(format, false);
         const auto code = [&](const Picture& picture, int plane, long index) {
@@ -164,7 +158,7 @@ TEST(CudaCiedeMath, FixturePixelsRoundLikeTheHost) {
                 dist_codes.push_back({code(distorted, 0, luma), code(distorted, 1, c), code(distorted, 2, c)});
             }
         const Mismatches m = compare(ref_codes, dist_codes, format.bit_depth);
-        m.print(entry.path().filename().string());
+        m.print(clip.filename().string());
         expect_last_bit_at_most(m);
     }
 }
@@ -235,13 +229,13 @@ TEST(CudaCiedeMath, LibraryFunctionsAgainstGlibc) {
                                                                                                : argument(rng);
             y[i] = argument(rng);
         }
-        const cuda::DeviceBuffer buffer(3 * count * sizeof(double));
-        double* dx = as<double>(buffer);
-        VQ_CUDA_CHECK(cudaMemcpy(dx, x.data(), count * sizeof(double), cudaMemcpyHostToDevice));
-        VQ_CUDA_CHECK(cudaMemcpy(dx + count, y.data(), count * sizeof(double), cudaMemcpyHostToDevice));
+        const cuda::DeviceArray<double> buffer(3 * count);
+        double* dx = buffer.data();
+        cuda::copy(dx, x.data(), count);
+        cuda::copy(dx + count, y.data(), count);
         evaluate_all<<<unsigned((count + 255) / 256), 256>>>(c.function, dx, dx + count, count, dx + 2 * count);
         VQ_CUDA_CHECK_LAUNCH(evaluate_all);
-        VQ_CUDA_CHECK(cudaMemcpy(device.data(), dx + 2 * count, count * sizeof(double), cudaMemcpyDeviceToHost));
+        cuda::copy(device.data(), dx + 2 * count, count);
         std::size_t double_differ = 0, float_differ = 0;
         for (std::size_t i = 0; i < count; ++i) {
             const double host = evaluate(c.function, x[i], y[i]);

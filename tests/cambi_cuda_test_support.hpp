@@ -11,8 +11,7 @@
 #include <string>
 
 #include "engine/registry.hpp"
-#include "metrics/cambi/cambi.hpp"
-#include "metrics/cambi/cambi_cuda.hpp"
+#include "metrics/cambi/cambi_cpu.hpp"
 #include "vq/picture.hpp"
 
 namespace vq::cambi::test {
@@ -89,7 +88,7 @@ inline std::unique_ptr<CpuFeature> make_cpu_twin(const std::string& request) {
 }
 
 inline std::unique_ptr<Feature> make_cuda_twin(const std::string& request) {
-    return make_cambi_cuda(cambi_options(request));
+    return find_feature("cambi").definition->make_cuda(cambi_options(request));
 }
 
 // Distance in units in the last place between two finite doubles of the same sign.

@@ -4,19 +4,21 @@
 # libraries that machine lacks, ../shared's fixtures and goldens). Logs go to $OUT.
 #
 #   device tool: run  command "bash scripts/device_round.sh all"  carry [".device"]
-#   scripts/device_round.sh [tests] [sanitize] [bench] | all          (default: all)
+#   scripts/device_round.sh [tests] [sanitize] [bench] [vmaf] | all   (default: all)
 #
-#   tests     nvidia-smi, then every GPU test (Cuda*), in parallel shards
+#   tests     nvidia-smi, then every GPU test (*Cuda*), in parallel shards
 #   sanitize  compute-sanitizer memcheck (leak check), racecheck and synccheck on a CLI run and on
 #             test cases that reach every kernel
 #   bench     GPU time per frame of each twin (CUDA events), then the CLI end to end at 1080p
 #             and 4K (CAMBI alone without -r; CAMBI + CIEDE + PSNR), the read floor, and the
 #             transfer counter of one combined run
+#   vmaf      the default VMAF run end to end on CUDA and on the CPU (every core), with the read
+#             floor and VMAF + CAMBI + CIEDE + PSNR on CUDA, at 1080p and 4K
 # Every step runs; exits non-zero if any failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 modes=("$@")
-{ [ ${#modes[@]} -eq 0 ] || [ "${modes[0]}" = all ]; } && modes=(tests sanitize bench)
+{ [ ${#modes[@]} -eq 0 ] || [ "${modes[0]}" = all ]; } && modes=(tests sanitize bench vmaf)
 
 out=${OUT:-$PWD/out/device}
 bin=$PWD/.device/bin
@@ -60,7 +62,7 @@ run_tests() {
   for ((i = 0; i < shards; ++i)); do
     mkdir -p "$scratch/shard$i"
     VQ_TEST_BINARY_DIR=$scratch/shard$i GTEST_SHARD_INDEX=$i GTEST_TOTAL_SHARDS=$shards \
-      "$bin/vq_tests" --gtest_filter='Cuda*:*/Cuda*' --gtest_brief=1 > "$out/tests.shard$i.log" 2>&1 &
+      "$bin/vq_tests" --gtest_filter='*Cuda*' --gtest_brief=1 > "$out/tests.shard$i.log" 2>&1 &
     pids+=($!)
   done
   for pid in "${pids[@]}"; do wait "$pid" || status=1; done
@@ -73,10 +75,13 @@ run_tests() {
 run_sanitize() {
   local clip; clip=$(fixture testsrc_576x324_8b_420) || { failed+=(fixtures); return; }
   local cli=("$bin/vq" -r "$clip/ref.y4m" -d "$clip/dist.y4m" --feature psnr=enable_apsnr=true --feature ciede
-             --feature cambi=full_ref=true --backend cuda --frame_cnt 4 --json -o "$scratch/sanitize.json")
+             --feature cambi=full_ref=true -m version=vmaf_v0.6.1 -m version=vmaf_v0.6.1neg:name=vmaf_neg
+             --backend cuda --frame_cnt 4 --json -o "$scratch/sanitize.json")
   local cases='CudaExecutor.Pipelines*:CudaExecutor.Pinned*:*CudaPsnrParity*/10bit_yuv420:*CudaCiedeParity.Random*/8bit_yuv422_reference422'
   cases+=':*CudaCambiStages*/0_*:*CudaCambiStages*/2_*:*CudaCambiStages*/*9_bit*:*CudaCambiStages*/*full_ref_true_src*'
-  cases+=':CudaCambiHeatmaps.*:CudaCambiExamples.*:-*1280x720*'
+  cases+=':CudaCambiHeatmaps.*:CudaCambiExamples.*'
+  cases+=':VifCudaExample.*:MotionCudaExample.*:*MotionCudaParity*/257x255*:*VifCudaParity*/333x47*'
+  cases+=':*AdmCudaParity*/641x359*:*AdmCudaParity*/33x33*:*AdmCudaParity*/35x700*:-*1280x720*'
   export VQ_TEST_BINARY_DIR=$scratch/sanitize
   mkdir -p "$VQ_TEST_BINARY_DIR"
   for tool in memcheck racecheck synccheck; do
@@ -101,12 +106,53 @@ run_bench() {
   grep -A3 feature_backends "$scratch/combined.json" | tee -a "$out/bench.log"
 }
 
+# VMAF end to end (issue 13's figures): per-frame cost (t(200) - t(20)) / 180, median of 3, of the
+# default model run on CUDA and on the CPU at every core, the read floor, and VMAF + CAMBI + CIEDE
+# + PSNR on CUDA; clips are 20 distinct textured frames (vq-synth "mixed") repeated to 200.
+run_vmaf_bench() {
+  local dir=$scratch/vmaf-clips; mkdir -p "$dir"
+  median3() {  # median wall time of three runs of a command, in seconds
+    local t=()
+    for _ in 1 2 3; do
+      local a b; a=$(date +%s.%N); "$@" > /dev/null 2>&1 || { echo "failed: $*" >&2; return 1; }; b=$(date +%s.%N)
+      t+=("$(awk -v a="$a" -v b="$b" 'BEGIN {print b - a}')")
+    done
+    printf '%s\n' "${t[@]}" | sort -g | sed -n 2p
+  }
+  echo "| size | run | ms/frame | frames/s |" | tee -a "$out/vmaf.md"
+  echo "|---|---|---|---|" | tee -a "$out/vmaf.md"
+  for size in 1920x1080 3840x2160; do
+    local w=${size%x*} h=${size#*x} ref=$dir/ref_$size.yuv dist=$dir/dist_$size.yuv
+    "$bin/vq-synth" --scene mixed --size "$size" --frames 20 --ref "$ref.20" --dist "$dist.20" > /dev/null
+    : > "$ref"; : > "$dist"
+    for _ in $(seq 10); do cat "$ref.20" >> "$ref"; cat "$dist.20" >> "$dist"; done
+    local io=(-r "$ref" -d "$dist" -w "$w" -h "$h" -p 420 -b 8 -q)
+    for label in "vmaf cuda|--backend cuda" "vmaf cpu (all cores)|--backend cpu" \
+                 "vmaf+cambi+ciede+psnr cuda|--backend cuda --feature cambi --feature ciede --feature psnr -m version=vmaf_v0.6.1"; do
+      local name=${label%%|*}; read -r -a extra <<< "${label#*|}"
+      local big small; big=$(median3 "$bin/vq" "${io[@]}" "${extra[@]}" --frame_cnt 200) || continue
+      small=$(median3 "$bin/vq" "${io[@]}" "${extra[@]}" --frame_cnt 20) || continue
+      awk -v s="$size" -v n="$name" -v b="$big" -v k="$small" \
+        'BEGIN {m = (b - k) * 1000 / 180; printf "| %s | %s | %.3f | %.0f |\n", s, n, m, 1000 / m}' | tee -a "$out/vmaf.md"
+    done
+    local big small; big=$(median3 "$bin/vq-read-floor" "$ref" "$dist" "$w" "$h")
+    head -c $((w * h * 3 / 2 * 20)) "$ref" > "$ref.s"; head -c $((w * h * 3 / 2 * 20)) "$dist" > "$dist.s"
+    small=$(median3 "$bin/vq-read-floor" "$ref.s" "$dist.s" "$w" "$h")
+    awk -v s="$size" -v b="$big" -v k="$small" \
+      'BEGIN {m = (b - k) * 1000 / 180; printf "| %s | read floor, both inputs | %.3f | %.0f |\n", s, m, 1000 / m}' | tee -a "$out/vmaf.md"
+    VQ_DEBUG_TRANSFERS=1 "$bin/vq" "${io[@]}" --backend cuda --frame_cnt 50 --json -o "$dir/receipt.json" 2>&1 | tee -a "$out/vmaf.md"
+    grep -A6 feature_backends "$dir/receipt.json" | tee -a "$out/vmaf.md"
+    rm -f "$ref" "$dist" "$ref".* "$dist".*
+  done
+}
+
 for mode in "${modes[@]}"; do
   case "$mode" in
     tests) run_tests ;;
     sanitize) run_sanitize ;;
     bench) run_bench ;;
-    *) echo "device_round.sh: unknown mode '$mode' (tests, sanitize, bench or all)" >&2; exit 2 ;;
+    vmaf) run_vmaf_bench ;;
+    *) echo "device_round.sh: unknown mode '$mode' (tests, sanitize, bench, vmaf or all)" >&2; exit 2 ;;
   esac
 done
 if [ ${#failed[@]} -gt 0 ]; then

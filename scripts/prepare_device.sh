@@ -8,7 +8,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 shared=${VQ_SHARED_DIR:-../shared}
 
-cmake -S . -B build-cuda -G Ninja -DCMAKE_BUILD_TYPE=Release -DVQ_CUDA=ON -DVQ_TESTS=ON -DVQ_BENCH=ON
+# FFmpeg off: the GPU machine has no FFmpeg libraries, and carrying them and their codecs would
+# not fit the transfer limit.
+launchers=()
+command -v ccache > /dev/null && launchers=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
+cmake -S . -B build-cuda -G Ninja -DCMAKE_BUILD_TYPE=Release -DVQ_CUDA=ON -DVQ_TESTS=ON -DVQ_BENCH=ON \
+  -DVQ_FFMPEG=OFF "${launchers[@]}"
 cmake --build build-cuda -j2 --target vq vq-synth vq_tests vq-read-floor vq_bench
 
 rm -rf .device

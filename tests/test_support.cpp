@@ -2,6 +2,7 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -84,6 +85,14 @@ std::string read_file(const std::filesystem::path& path) {
     std::ostringstream text;
     text << in.rdbuf();
     return text.str();
+}
+
+std::vector<std::filesystem::path> fixture_clips(const std::filesystem::path& fixtures) {
+    std::vector<std::filesystem::path> clips;
+    for (const auto& entry : std::filesystem::directory_iterator(fixtures))
+        if (entry.is_directory() && std::filesystem::exists(entry.path() / "ref.y4m")) clips.push_back(entry.path());
+    std::sort(clips.begin(), clips.end());
+    return clips;
 }
 
 }  // namespace vq::test

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -15,6 +16,10 @@ std::optional<std::filesystem::path> shared_dir();
 // The directory holding <fixture>/{ref,dist}.y4m, unpacked on first use into the build tree.
 // Empty when ../shared is absent.
 std::optional<std::filesystem::path> fixtures_dir();
+
+// Every unpacked clip under `fixtures` (the folders holding ref.y4m and dist.y4m), sorted; the
+// files beside them, such as the verification stamp, are not clips.
+std::vector<std::filesystem::path> fixture_clips(const std::filesystem::path& fixtures);
 
 // The golden directory (../shared/golden), if present.
 std::optional<std::filesystem::path> golden_dir();

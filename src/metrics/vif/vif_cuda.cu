@@ -126,15 +126,19 @@ __global__ void __launch_bounds__(tile_threads)
     const int square_shift = 2 * (bits - 8);
     for (int i = threadIdx.x; i < tile_height * span_width; i += tile_threads) {
         const int row = i / span_width, column = i % span_width;
-        std::uint64_t a1 = 0, a2 = 0, axx = 0, ayy = 0, axy = 0;
+        // F·x < 2^16·2^16 and the taps sum to 2^16, so the means fit 32 bits; the squares take
+        // one 32x32->64 multiply each.
+        std::uint32_t a1 = 0, a2 = 0;
+        std::uint64_t axx = 0, ayy = 0, axy = 0;
+#pragma unroll
         for (int k = 0; k < taps; ++k) {
-            const std::uint64_t x = samples[0][row + k][column], y = samples[1][row + k][column];
-            const std::uint64_t fx = f[k] * x, fy = f[k] * y;
+            const std::uint32_t x = samples[0][row + k][column], y = samples[1][row + k][column];
+            const std::uint32_t fx = f[k] * x, fy = f[k] * y;
             a1 += fx;
             a2 += fy;
-            axx += fx * x;
-            ayy += fy * y;
-            axy += fx * y;
+            axx += std::uint64_t(fx) * x;
+            ayy += std::uint64_t(fy) * y;
+            axy += std::uint64_t(fx) * y;
         }
         m1[row][column] = std::uint32_t(round_shift(a1, bits));
         m2[row][column] = std::uint32_t(round_shift(a2, bits));
@@ -149,6 +153,7 @@ __global__ void __launch_bounds__(tile_threads)
     if (x0 + tx < width && y0 + ty < height) {
         std::uint32_t mu1 = 0, mu2 = 0;
         std::uint64_t xx = 0, yy = 0, xy = 0;
+#pragma unroll
         for (int k = 0; k < taps; ++k) {
             const std::uint32_t c = f[k];
             mu1 += c * m1[ty][tx + k];
@@ -189,9 +194,10 @@ __global__ void __launch_bounds__(tile_threads)
         const int y = 2 * (y0 + row);
         if (y0 + row >= out_height) continue;
         const int x = mirrored_clamped(2 * x0 - r + column, width, r);
-        std::uint64_t sum = 0;
+        std::uint32_t sum = 0;  // at most 2^16 · 65535: fits 32 bits (spec §2.3)
+#pragma unroll
         for (int k = 0; k < taps; ++k)
-            sum += f[k] * std::uint64_t(source[std::size_t(mirror(y - r + k, height)) * std::size_t(width) + x]);
+            sum += f[k] * std::uint32_t(source[std::size_t(mirror(y - r + k, height)) * std::size_t(width) + x]);
         blurred[row][column] = std::uint32_t(round_shift(sum, bits));
     }
     __syncthreads();
@@ -199,6 +205,7 @@ __global__ void __launch_bounds__(tile_threads)
     const int tx = threadIdx.x % tile_width, ty = threadIdx.x / tile_width;
     if (x0 + tx >= out_width || y0 + ty >= out_height) return;
     std::uint64_t sum = 0;
+#pragma unroll
     for (int k = 0; k < taps; ++k) sum += std::uint64_t(f[k]) * blurred[ty][2 * tx + k];
     out[std::size_t(y0 + ty) * std::size_t(out_width) + std::size_t(x0 + tx)] = std::uint16_t(round_shift(sum, 16));
 }

@@ -22,8 +22,11 @@ namespace vq::vif {
 namespace {
 
 constexpr int tile_width = 32;
-constexpr int tile_height = 8;
+constexpr int tile_height = 8;  // decimation: one output per thread
 constexpr int tile_threads = tile_width * tile_height;
+// Statistics: each thread takes two outputs of a 32x16 tile, which halves the halo rows the
+// vertical pass computes per output (16 + 2r against 8 + 2r rows for 16 against 8 outputs).
+constexpr int statistics_rows = 16;
 
 __constant__ std::uint16_t device_filters[scale_count][max_taps];
 
@@ -105,11 +108,12 @@ __global__ void __launch_bounds__(tile_threads)
     constexpr int r = radius<Scale>;
     constexpr int taps = 2 * r + 1;
     constexpr int span_width = tile_width + 2 * r;
-    constexpr int span_height = tile_height + 2 * r;
-    __shared__ std::uint32_t samples[2][span_height][span_width];
-    __shared__ std::uint32_t m1[tile_height][span_width], m2[tile_height][span_width];
-    __shared__ std::uint32_t qxx[tile_height][span_width], qyy[tile_height][span_width], qxy[tile_height][span_width];
-    const int x0 = blockIdx.x * tile_width, y0 = blockIdx.y * tile_height;
+    constexpr int span_height = statistics_rows + 2 * r;
+    __shared__ std::uint16_t samples[2][span_height][span_width];
+    __shared__ std::uint32_t m1[statistics_rows][span_width], m2[statistics_rows][span_width];
+    __shared__ std::uint32_t qxx[statistics_rows][span_width], qyy[statistics_rows][span_width],
+        qxy[statistics_rows][span_width];
+    const int x0 = blockIdx.x * tile_width, y0 = blockIdx.y * statistics_rows;
     const std::uint16_t* f = device_filters[Scale];
 
     for (int i = threadIdx.x; i < span_height * span_width; i += tile_threads) {
@@ -124,7 +128,7 @@ __global__ void __launch_bounds__(tile_threads)
     // Means come out in "x256" units; at 8 bits the square sums stay unshifted, above it they drop
     // the 2*(bits-8) extra bits (spec §2.4).
     const int square_shift = 2 * (bits - 8);
-    for (int i = threadIdx.x; i < tile_height * span_width; i += tile_threads) {
+    for (int i = threadIdx.x; i < statistics_rows * span_width; i += tile_threads) {
         const int row = i / span_width, column = i % span_width;
         // F·x < 2^16·2^16 and the taps sum to 2^16, so the means fit 32 bits; the squares take
         // one 32x32->64 multiply each.
@@ -149,8 +153,9 @@ __global__ void __launch_bounds__(tile_threads)
     __syncthreads();
 
     Contribution sums;
-    const int tx = threadIdx.x % tile_width, ty = threadIdx.x / tile_width;
-    if (x0 + tx < width && y0 + ty < height) {
+    const int tx = threadIdx.x % tile_width;
+    for (int ty = threadIdx.x / tile_width; ty < statistics_rows; ty += tile_threads / tile_width) {
+        if (x0 + tx >= width || y0 + ty >= height) continue;
         std::uint32_t mu1 = 0, mu2 = 0;
         std::uint64_t xx = 0, yy = 0, xy = 0;
 #pragma unroll
@@ -210,10 +215,11 @@ __global__ void __launch_bounds__(tile_threads)
     out[std::size_t(y0 + ty) * std::size_t(out_width) + std::size_t(x0 + tx)] = std::uint16_t(round_shift(sum, 16));
 }
 
-dim3 tiles(int width, int height, unsigned pictures = 1) {
-    return dim3(unsigned((width + tile_width - 1) / tile_width), unsigned((height + tile_height - 1) / tile_height),
-                pictures);
+dim3 tiles(int width, int height, unsigned pictures = 1, int rows = tile_height) {
+    return dim3(unsigned((width + tile_width - 1) / tile_width), unsigned((height + rows - 1) / rows), pictures);
 }
+
+dim3 statistics_tiles(int width, int height) { return tiles(width, height, 1, statistics_rows); }
 
 class VifCuda final : public ScorerTwin<cuda::CudaFeature, Scorer> {
 public:
@@ -271,7 +277,7 @@ private:
         const double gain_limit = scorer_.options().enhancement_gain_limit;
         const int w = format_.width, h = format_.height, bits = format_.bit_depth;
         if (!scorer_.options().skip_scale0) {
-            scale_statistics<0><<<tiles(w, h), tile_threads, 0, stream>>>(ref, dist, w, h, bits, gain_limit, table,
+            scale_statistics<0><<<statistics_tiles(w, h), tile_threads, 0, stream>>>(ref, dist, w, h, bits, gain_limit, table,
                                                                          sums + 0);
             VQ_CUDA_CHECK_LAUNCH(scale_statistics<0>);
         }
@@ -295,7 +301,7 @@ private:
                 here.dist_out());
             VQ_CUDA_CHECK_LAUNCH(decimate<Scale>);
         }
-        scale_statistics<Scale><<<tiles(here.width, here.height), tile_threads, 0, stream>>>(
+        scale_statistics<Scale><<<statistics_tiles(here.width, here.height), tile_threads, 0, stream>>>(
             here.ref_samples(), here.dist_samples(), here.width, here.height, 16, gain_limit, table, sums + Scale);
         VQ_CUDA_CHECK_LAUNCH(scale_statistics<Scale>);
     }

@@ -38,7 +38,7 @@ std::string first_line(const std::string& text) { return text.substr(0, text.fin
 
 Arguments parse_arguments(int argc, char** argv) {
     Arguments args;
-    CLI::App app{"vq: video quality metrics (PSNR, CAMBI, CIEDE2000) on the CPU and CUDA, "
+    CLI::App app{"vq: video quality metrics (VMAF, PSNR, CAMBI, CIEDE2000) on the CPU and CUDA, "
                  "with libvmaf's flags and output formats",
                  "vq"};
     app.set_help_flag();  // -h is --height, as in libvmaf

@@ -14,23 +14,48 @@
 // c_values is vectorised for its instruction set.
 
 
+// Marks where each run of for_each_run starts: at 0, where the mask changes, and where the value
+// changes between masked pixels. One pass the compiler vectorises; past the row, every byte is a
+// start (the sentinel that ends the last run, and padding for next_start's word reads).
+VQ_CAMBI_INLINE const std::uint8_t* run_starts(const std::uint16_t* row, const std::uint8_t* mask,
+                                               int width) {
+    thread_local std::vector<std::uint8_t> starts;
+    starts.resize(std::max(starts.size(), std::size_t(width) + 8));
+    std::uint8_t* s = starts.data();
+    s[0] = 1;
+    for (int b = 1; b < width; ++b) {
+        const bool masked = mask[b] != 0;
+        s[b] = std::uint8_t((masked != (mask[b - 1] != 0)) | (masked & (row[b] != row[b - 1])));
+    }
+    std::fill(s + width, s + width + 8, std::uint8_t(1));
+    return s;
+}
+
+// The first start at or after `b`, eight flags at a time: a flat row costs a test per eight pixels.
+VQ_CAMBI_INLINE int next_start(const std::uint8_t* starts, int b) {
+    if constexpr (std::endian::native == std::endian::little) {
+        for (;; b += 8) {
+            std::uint64_t word;
+            std::memcpy(&word, starts + b, sizeof word);
+            if (word != 0) return b + std::countr_zero(word) / 8;
+        }
+    } else {
+        while (starts[b] == 0) ++b;
+        return b;
+    }
+}
+
 // Calls run(value, first, last) for each maximal run of equal values among masked pixels, and
 // gap(first, last) for each maximal run of unmasked ones.
 template <typename Run, typename Gap>
 VQ_CAMBI_INLINE void for_each_run(const std::uint16_t* row, const std::uint8_t* mask, int width,
                                Run&& run, Gap&& gap) {
-    int b = 0;
-    while (b < width) {
-        const int first = b;
-        if (!mask[b]) {
-            while (b + 1 < width && !mask[b + 1]) ++b;
-            gap(first, b);
-        } else {
-            const std::uint16_t value = row[b];
-            while (b + 1 < width && mask[b + 1] && row[b + 1] == value) ++b;
-            run(int(value), first, b);
-        }
-        ++b;
+    const std::uint8_t* starts = run_starts(row, mask, width);
+    for (int first = 0; first < width;) {
+        const int next = next_start(starts, first + 1);
+        if (mask[first]) run(int(row[first]), first, next - 1);
+        else gap(first, next - 1);
+        first = next;
     }
 }
 

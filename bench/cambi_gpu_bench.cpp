@@ -1,8 +1,8 @@
 // CAMBI CUDA twin: GPU time per frame in steady state (CUDA events around a run of frames
 // enqueued back to back, as the executor does), and the time of each stage of one frame. The
-// input is synthetic banded content: a slow diagonal luma ramp in flat bands two codes apart, with
-// one noisy pixel in `noise_period` ("banded": 256, long runs; "grainy": 16, short runs and a
-// sparse mask). Targets (H200): 1080p ≤ 0.3 ms, 4K ≤ 1.0 ms.
+// input is the test generator's banded content (a slow diagonal luma ramp in flat bands two codes
+// apart, long runs) or grainy content (short runs, a sparse mask). Targets (H200): 1080p ≤ 0.3 ms,
+// 4K ≤ 1.0 ms.
 //
 //   vq_bench --benchmark_filter=CambiGpu
 #if VQ_WITH_CUDA
@@ -18,38 +18,20 @@
 #include "cuda/memory.hpp"
 #include "cuda/stream.hpp"
 #include "metrics/cambi/cambi_cuda_pipeline.hpp"
+#include "support/pictures.hpp"
 
 namespace vq::cambi {
 namespace {
 
-Picture banded_picture(int width, int height, int bit_depth, unsigned noise_period) {
-    const VideoFormat format{width, height, bit_depth, ChromaFormat::yuv420};
-    Picture picture = Picture::allocate(format);
-    const int unit = 1 << (bit_depth - 8);
-    for (int y = 0; y < height; ++y)
-        for (int x = 0; x < width; ++x) {
-            const int band = (x + y / 2) * 110 / (width + height / 2);  // about 110 bands
-            std::uint32_t hash = std::uint32_t(x) * 0x9E3779B1u ^ std::uint32_t(y) * 0x85EBCA77u;
-            hash ^= hash >> 15;
-            hash *= 0x2C1B3C6Du;
-            hash ^= hash >> 13;
-            const unsigned slot = hash % (2 * noise_period);
-            const int value = (40 + 2 * band + (slot == 0 ? 1 : slot == 1 ? -1 : 0)) * unit;
-            const std::size_t at = std::size_t(y) * std::size_t(width) + std::size_t(x);
-            if (bit_depth > 8)
-                picture.plane_data<std::uint16_t>(0)[at] = std::uint16_t(value);
-            else
-                picture.plane_data<std::uint8_t>(0)[at] = std::uint8_t(value);
-        }
-    return picture;
-}
+// Seed 70 gives the generator's ramp 110 bands.
+constexpr std::uint32_t seed = 70;
 
-void run(benchmark::State& state, int width, int height, int bit_depth, unsigned noise_period,
+void run(benchmark::State& state, int width, int height, int bit_depth, test::Content content,
          const std::string& options_text, int tile_rows, bool graphs) {
     Options options;
     options.full_ref = options_text.find("full_ref") != std::string::npos;
     options.high_res_speedup = options_text.find("hrs") != std::string::npos ? (height >= 2160 ? 2160 : 1080) : 0;
-    const Picture picture = banded_picture(width, height, bit_depth, noise_period);
+    const Picture picture = test::make_picture({width, height, bit_depth, ChromaFormat::yuv420}, content, seed);
     const VideoFormat& format = picture.format();
     const Config config = resolve_config(options, format);
 
@@ -86,23 +68,23 @@ void run(benchmark::State& state, int width, int height, int bit_depth, unsigned
     state.counters["graphs"] = graphs;
 }
 
-void cambi_gpu(benchmark::State& state, int width, int height, int bit_depth, unsigned noise_period,
+void cambi_gpu(benchmark::State& state, int width, int height, int bit_depth, test::Content content,
                const std::string& options_text, int tile_rows, bool graphs) {
     if (cuda::usable_device_count() == 0) {
         state.SkipWithError("no usable CUDA device");
         return;
     }
     try {
-        run(state, width, height, bit_depth, noise_period, options_text, tile_rows, graphs);
+        run(state, width, height, bit_depth, content, options_text, tile_rows, graphs);
     } catch (const std::exception& e) {
         state.SkipWithError(e.what());
     }
 }
 
 // A fixed count of 20-frame iterations: enough for a steady state, and seconds per benchmark.
-void add(const std::string& name, int width, int height, int bit_depth, unsigned noise_period, const std::string& options,
+void add(const std::string& name, int width, int height, int bit_depth, test::Content content, const std::string& options,
          int tile_rows, bool graphs) {
-    benchmark::RegisterBenchmark(("CambiGpu/" + name).c_str(), cambi_gpu, width, height, bit_depth, noise_period,
+    benchmark::RegisterBenchmark(("CambiGpu/" + name).c_str(), cambi_gpu, width, height, bit_depth, content,
                                  options, tile_rows, graphs)
         ->UseManualTime()
         ->Iterations(10)
@@ -119,13 +101,13 @@ void register_benchmarks() {
     for (const Size size : {Size{"1080p", 1920, 1080}, Size{"4K", 3840, 2160}}) {
         const std::string prefix = std::string(size.name) + "/";
         for (const int tile_rows : {8, 16, 32})
-            add(prefix + "banded_8bit/tile_rows:" + std::to_string(tile_rows), size.width, size.height, 8, 256u, "",
+            add(prefix + "banded_8bit/tile_rows:" + std::to_string(tile_rows), size.width, size.height, 8, test::Content::banded, "",
                 tile_rows, true);
-        add(prefix + "banded_8bit/launches", size.width, size.height, 8, 256u, "", rows, false);
-        add(prefix + "grainy_8bit", size.width, size.height, 8, 16u, "", rows, true);
-        add(prefix + "banded_10bit", size.width, size.height, 10, 256u, "", rows, true);
-        add(prefix + "banded_8bit_full_ref", size.width, size.height, 8, 256u, "full_ref", rows, true);
-        add(prefix + "banded_8bit_hrs", size.width, size.height, 8, 256u, "hrs", rows, true);
+        add(prefix + "banded_8bit/launches", size.width, size.height, 8, test::Content::banded, "", rows, false);
+        add(prefix + "grainy_8bit", size.width, size.height, 8, test::Content::grainy, "", rows, true);
+        add(prefix + "banded_10bit", size.width, size.height, 10, test::Content::banded, "", rows, true);
+        add(prefix + "banded_8bit_full_ref", size.width, size.height, 8, test::Content::banded, "full_ref", rows, true);
+        add(prefix + "banded_8bit_hrs", size.width, size.height, 8, test::Content::banded, "hrs", rows, true);
     }
 }
 

@@ -10,11 +10,11 @@
 // a new colour, the worst case for any per-colour reuse. "Scalar" runs the straightforward
 // per-pixel path of ciede_math.hpp on 4:2:0 frames (the reference's algorithm and cost), so
 // the speed-up can be read off one run on a busy machine.
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <optional>
-#include <random>
 
 #include <benchmark/benchmark.h>
 
@@ -22,6 +22,7 @@
 #include "io/frame_source.hpp"
 #include "metrics/ciede/ciede.hpp"
 #include "metrics/ciede/ciede_math.hpp"
+#include "support/pictures.hpp"
 
 namespace vq {
 namespace {
@@ -53,15 +54,8 @@ std::optional<FramePair> fixture_pair(int tiles) {
 }
 
 FramePair noise_pair(int width, int height) {
-    const VideoFormat format{width, height, 8, ChromaFormat::yuv420};
-    Picture ref = Picture::allocate(format), dist = Picture::allocate(format);
-    std::mt19937 rng(7);
-    for (std::size_t i = 0; i < format.frame_bytes(); ++i) {
-        const int code = int(rng() % 256);
-        ref.data()[i] = std::byte(code);
-        dist.data()[i] = std::byte(std::clamp(code + int(rng() % 9) - 4, 0, 255));
-    }
-    return {ref, dist};
+    const Picture ref = test::make_picture({width, height, 8, ChromaFormat::yuv420}, test::Content::noise, 7);
+    return {ref, test::perturbed(ref, 4, 8)};
 }
 
 void run(benchmark::State& state, const std::optional<FramePair>& pair) {

@@ -1,36 +1,28 @@
 // Integer VIF, CPU: one frame pair's four-scale block per iteration, for every stage variant
 // this CPU runs, at 1080p and 2160p, 8 and 10 bits, on textured input (every pixel takes the
 // logarithm branch, the costly case).
-#include <algorithm>
 #include <cstdint>
-#include <random>
 #include <string>
 #include <tuple>
-#include <vector>
 
 #include <benchmark/benchmark.h>
 
 #include "metrics/vif/vif_kernels.hpp"
 #include "metrics/vif/vif_pyramid.hpp"
+#include "support/pictures.hpp"
 
 namespace {
 
 template <typename Sample>
 void bench_vif(benchmark::State& state, const vq::vif::Kernels& kernels, int width, int height,
                int bit_depth) {
-    const int max = (1 << bit_depth) - 1;
-    std::mt19937 random(1);
-    std::vector<Sample> ref(std::size_t(width) * height), dist(ref.size());
-    for (std::size_t i = 0; i < ref.size(); ++i) {
-        const int value = int(random() % (max + 1));
-        ref[i] = Sample(value);
-        dist[i] = Sample(std::clamp(value + int(random() % 17) - 8, 0, max));
-    }
-    const vq::PlaneView<Sample> ref_view{ref.data(), width, height, width};
-    const vq::PlaneView<Sample> dist_view{dist.data(), width, height, width};
+    const vq::VideoFormat format{width, height, bit_depth, vq::ChromaFormat::yuv400};
+    const vq::Picture ref = vq::test::make_picture(format, vq::test::Content::noise, 1);
+    const vq::Picture dist = vq::test::perturbed(ref, 8, 2);
     const vq::vif::Options options;
     for (auto _ : state)
-        benchmark::DoNotOptimize(vq::vif::compute_block(ref_view, dist_view, bit_depth, options, kernels));
+        benchmark::DoNotOptimize(
+            vq::vif::compute_block(ref.plane<Sample>(0), dist.plane<Sample>(0), bit_depth, options, kernels));
 }
 
 const int registered = [] {

@@ -1,51 +1,25 @@
 // ADM twins: the CUDA twin must give the CPU twin's bits (both fill the same integer Block, the
 // Scorer does the float tail) at every depth, layout, odd size down to the 33 x 33 minimum, for
-// each CSF mode and the options the v1 models use; and every golden's ADM outputs on the device.
-#include <bit>
+// each CSF mode and the options the v1 models use; and ADM's golden table on the device.
 #include <cstdint>
-#include <filesystem>
-#include <fstream>
-#include <regex>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include "adm_test_support.hpp"
 #include "cuda_test_support.hpp"
-#include "io/frame_source.hpp"
+#include "support/compare.hpp"
+#include "support/golden_cases.hpp"
+#include "support/pictures.hpp"
 #include "test_support.hpp"
-#include "vq/session.hpp"
+#include "twin_parity.hpp"
 
 namespace vq::test {
 namespace {
 
-ScoreTable score(Backend backend, const std::string& request, const std::vector<FramePair>& frames) {
-    Session session({.threads = 4, .backend = backend});
-    session.add_feature(request);
-    session.start(frames.at(0).distorted.format());
-    for (const FramePair& pair : frames) session.push(pair);
-    return session.finish();
-}
-
-void expect_same_bits(const ScoreTable& cpu, const ScoreTable& gpu, const std::string& what) {
-    ASSERT_EQ(cpu.column_count(), gpu.column_count()) << what;
-    ASSERT_EQ(cpu.frame_count(), gpu.frame_count()) << what;
-    for (std::size_t c = 0; c < cpu.column_count(); ++c) {
-        ASSERT_EQ(cpu.name(c), gpu.name(c)) << what;
-        for (std::size_t f = 0; f < cpu.frame_count(); ++f) {
-            const auto a = cpu.value(c, f), b = gpu.value(c, f);
-            ASSERT_EQ(a.has_value(), b.has_value()) << what << " " << cpu.name(c) << " frame " << f;
-            if (a)
-                EXPECT_EQ(std::bit_cast<std::uint64_t>(*a), std::bit_cast<std::uint64_t>(*b))
-                    << what << " " << cpu.name(c) << " frame " << f << ": cpu " << *a << ", cuda " << *b;
-        }
-    }
-}
-
 void expect_parity(const std::string& request, const std::vector<FramePair>& frames, const std::string& what) {
-    expect_same_bits(score(Backend::cpu, request, frames), score(Backend::cuda, request, frames), what);
+    expect_same_bits(score_on(Backend::cpu, {request}, frames), score_on(Backend::cuda, {request}, frames), what);
 }
 
 // The common ADM options of the v1.0.16 models (spec/vmaf-v1.md §2).
@@ -88,13 +62,7 @@ INSTANTIATE_TEST_SUITE_P(
         Case{{35, 700, 8, ChromaFormat::yuv420}, "tall", "adm"},
         Case{{700, 35, 14, ChromaFormat::yuv444}, "wide", "adm=adm_norm_view_dist=5:adm_ref_display_height=2160"},
         Case{{3840, 2160, 10, ChromaFormat::yuv420}, "default", "adm", 2}),
-    [](const auto& info) {
-        const VideoFormat& f = info.param.format;
-        std::string layout = to_string(f.chroma);
-        std::erase(layout, ':');
-        return std::to_string(f.width) + "x" + std::to_string(f.height) + "_" + std::to_string(f.bit_depth) + "bit_" +
-               layout + "_" + info.param.label;
-    });
+    [](const auto& info) { return format_name(info.param.format) + "_" + info.param.label; });
 
 // §15's worked examples (cases A-F, the option variants of the golden table) on the device.
 TEST(AdmCudaExample, WorkedExamplesAsTheCpuTwin) {
@@ -110,51 +78,22 @@ TEST(AdmCudaExample, WorkedExamplesAsTheCpuTwin) {
         const auto [ref, dis] = example_blurred(89, 45, depth);
         expect_parity("adm", {{ref, dis}}, "89x45 " + std::to_string(depth) + "-bit");
     }
-    const ScoreTable gpu = score(Backend::cuda, "adm", {{a_ref, a_dis}});
+    const ScoreTable gpu = score_on(Backend::cuda, {"adm"}, {{a_ref, a_dis}});
     EXPECT_EQ(gpu.value(*gpu.find("integer_adm2"), 0), 0.75555385835635369);
 }
 
-std::vector<Picture> read_frames(const std::filesystem::path& path) {
-    auto source = open_y4m(path.string());
-    std::vector<Picture> frames;
-    while (auto picture = source->next()) frames.push_back(std::move(*picture));
-    return frames;
-}
+// ADM's golden table (every *__vmaf.json with the default options, every v1 model's golden with
+// its options), computed on the device.
+class AdmCudaGolden : public testing::TestWithParam<GoldenCase> {};
 
-// Every *__vmaf.json golden's ADM outputs (default options) and every *__vmaf_v1_3d0h.json's
-// (the v1 models' options), computed on the device.
-TEST(AdmCudaGolden, EveryVmafGoldenOnTheDevice) {
+TEST_P(AdmCudaGolden, EveryFrameBitExact) {
     VQ_REQUIRE_CUDA();
     VQ_REQUIRE_FIXTURES(fixtures);
-    const std::regex default_golden(".*__vmaf\\.json"), v1_golden(".*__vmaf_v1_3d0h\\.json");
-    const std::string v1_suffix = "_csf_2_dlmw_0.7_egl_1_min_0.5_nw_0.02";
-    int checked = 0;
-    for (const auto& entry : std::filesystem::directory_iterator(*golden_dir())) {
-        const std::string file = entry.path().filename().string();
-        const bool v1 = std::regex_match(file, v1_golden);
-        if (!v1 && !std::regex_match(file, default_golden)) continue;
-        std::ifstream in(entry.path());
-        const nlohmann::json golden = nlohmann::json::parse(in);
-        const std::string fixture = file.substr(0, file.find("__"));
-        const auto refs = read_frames(fixtures / fixture / "ref.y4m");
-        const auto dists = read_frames(fixtures / fixture / "dist.y4m");
-        ASSERT_EQ(refs.size(), golden["frames"].size()) << file;
-        std::vector<FramePair> frames;
-        for (std::size_t i = 0; i < refs.size(); ++i) frames.push_back({refs[i], dists[i]});
-        const ScoreTable table = score(Backend::cuda, v1 ? v1_models : "adm", frames);
-        for (const char* output : {"integer_adm2", "integer_aim", "integer_adm3", "integer_adm_scale0",
-                                   "integer_adm_scale1", "integer_adm_scale2", "integer_adm_scale3"}) {
-            const std::string name = output + (v1 ? v1_suffix : std::string());
-            const auto column = table.find(name);
-            ASSERT_TRUE(column) << file << " " << name;
-            for (std::size_t i = 0; i < frames.size(); ++i)
-                EXPECT_EQ(table.value(*column, i).value_or(-1), golden["frames"][i]["metrics"][name].get<double>())
-                    << file << " frame " << i << " " << name;
-        }
-        ++checked;
-    }
-    EXPECT_GE(checked, 8);
+    const GoldenCase& c = GetParam();
+    expect_golden_outputs(score_on(Backend::cuda, {c.request}, fixture_frames(fixtures, c.fixture)), c, adm_outputs());
 }
+
+INSTANTIATE_TEST_SUITE_P(Adm, AdmCudaGolden, testing::ValuesIn(adm_golden_cases()), golden_case_name);
 
 }  // namespace
 }  // namespace vq::test

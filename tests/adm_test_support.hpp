@@ -11,6 +11,7 @@
 
 #include "metrics/adm/adm.hpp"
 #include "metrics/adm/adm_pipeline.hpp"
+#include "support/pictures.hpp"
 #include "vq/options.hpp"
 #include "vq/picture.hpp"
 
@@ -20,14 +21,8 @@ using AdmOptions = std::vector<std::pair<std::string, std::string>>;
 
 // A 4:2:0 picture whose luma sample (x, y) is luma(x, y); chroma stays zero (ADM ignores it).
 inline Picture adm_picture(int width, int height, int bit_depth, const std::function<int(int, int)>& luma) {
-    Picture picture = Picture::allocate({width, height, bit_depth, ChromaFormat::yuv420});
-    for (int y = 0; y < height; ++y)
-        for (int x = 0; x < width; ++x) {
-            const std::size_t at = std::size_t(y) * width + x;
-            if (bit_depth > 8) picture.plane_data<std::uint16_t>(0)[at] = std::uint16_t(luma(x, y));
-            else picture.plane_data<std::uint8_t>(0)[at] = std::uint8_t(luma(x, y));
-        }
-    return picture;
+    return make_picture({width, height, bit_depth, ChromaFormat::yuv420},
+                        [&](int p, int y, int x) { return p == 0 ? luma(x, y) : 0; });
 }
 
 // §15.1: R(x, y) = (x^2 + 2y^2 + 3xy + 5x + 7y) mod 251.
@@ -58,11 +53,9 @@ inline std::pair<Picture, Picture> example_sharpened() {
 }
 
 inline std::int64_t luma_sum(const Picture& picture) {
-    const VideoFormat& f = picture.format();
     std::int64_t sum = 0;
-    for (int y = 0; y < f.height; ++y)
-        for (int x = 0; x < f.width; ++x)
-            sum += f.bit_depth > 8 ? picture.plane<std::uint16_t>(0).at(y, x) : picture.plane<std::uint8_t>(0).at(y, x);
+    for (int y = 0; y < picture.format().height; ++y)
+        for (int x = 0; x < picture.format().width; ++x) sum += sample_at(picture, 0, y, x);
     return sum;
 }
 

@@ -18,6 +18,7 @@
 namespace vq::cambi::test {
 namespace {
 
+using ::vq::test::ulp_distance;
 using u128 = unsigned __int128;
 
 // |sum·2^-24/k - d| compared exactly for the neighbours of d: d must be the nearest, ties to the

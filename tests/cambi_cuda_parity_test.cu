@@ -4,9 +4,7 @@
 // heatmaps, and on invalid input. Scores must be bit-identical wherever the CPU's double sum is
 // exact and within a few ulp elsewhere (the CPU then follows the reference's summation order,
 // the CUDA twin rounds the exact sum once; spec §15.3).
-#include <algorithm>
 #include <cstdint>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -18,38 +16,24 @@
 
 #include "cambi_cuda_test_support.hpp"
 #include "cuda_test_support.hpp"
-#include "io/frame_source.hpp"
+#include "support/golden_cases.hpp"
 #include "test_support.hpp"
 #include "vq/error.hpp"
 
 namespace vq::cambi::test {
 namespace {
 
+using ::vq::test::Content;
 using ::vq::test::describe_case;
-using ::vq::test::golden_dir;
+using ::vq::test::GoldenCase;
 using ::vq::test::run_twin;
 using ::vq::test::scratch_dir;
+using ::vq::test::UlpComparison;
 
 // See cambi_cuda_stage_test.cu; the largest difference seen is printed.
 constexpr std::uint64_t max_order_ulps = 64;
 
-struct Differences {
-    std::size_t values = 0;
-    std::size_t identical = 0;
-    std::uint64_t largest_ulps = 0;
-
-    void add(double expected, double got) {
-        ++values;
-        identical += expected == got;
-        largest_ulps = std::max(largest_ulps, ulp_distance(expected, got));
-    }
-    void report(const std::string& what) const {
-        std::printf("%s: %zu of %zu values identical, largest difference %llu ulp\n", what.c_str(), identical, values,
-                    (unsigned long long)largest_ulps);
-    }
-};
-
-Differences compare_twins(const std::string& request, const std::vector<FramePair>& frames) {
+UlpComparison compare_twins(const std::string& request, const std::vector<FramePair>& frames) {
     const VideoFormat& format = frames.at(0).distorted.format();
     auto cpu = make_cpu_twin(request);
     auto gpu = make_cuda_twin(request);
@@ -58,23 +42,21 @@ Differences compare_twins(const std::string& request, const std::vector<FramePai
     EXPECT_EQ(gpu->outputs(), cpu->outputs()) << request;
     const auto expected = run_twin(*cpu, frames);
     const auto got = run_twin(*gpu, frames);
-    Differences d;
+    const std::string what = describe_case(format, request);
+    UlpComparison d(max_order_ulps);
     for (std::size_t f = 0; f < frames.size(); ++f)
-        for (std::size_t k = 0; k < expected[f].size(); ++k) {
-            EXPECT_LE(ulp_distance(expected[f][k], got[f][k]), max_order_ulps)
-                << describe_case(format, request) << " frame " << f << " " << cpu->outputs()[k] << std::hexfloat
-                << ": cpu " << expected[f][k] << ", cuda " << got[f][k];
-            d.add(expected[f][k], got[f][k]);
-        }
+        for (std::size_t k = 0; k < expected[f].size(); ++k) d.check(expected[f][k], got[f][k], what, f, cpu->outputs()[k]);
     return d;
 }
 
 // Six frames (the executor's ring holds four): the scenes in turn, each with a grainy reference.
 std::vector<FramePair> clip(const VideoFormat& format, std::uint32_t seed) {
-    const Scene scenes[] = {Scene::banded, Scene::patchwork, Scene::staircase, Scene::grainy, Scene::extremes, Scene::banded};
+    const Content scenes[] = {Content::banded, Content::patchwork, Content::staircase,
+                              Content::grainy, Content::extremes,  Content::banded};
     std::vector<FramePair> frames;
     for (std::uint32_t i = 0; i < 6; ++i)
-        frames.push_back({scene_picture(format, Scene::grainy, seed + 100 + i), scene_picture(format, scenes[i], seed + i), i});
+        frames.push_back(
+            {make_picture(format, Content::grainy, seed + 100 + i), make_picture(format, scenes[i], seed + i), i});
     return frames;
 }
 
@@ -142,7 +124,7 @@ TEST(CudaCambiExamples, SpecExampleB) {
 TEST(CudaCambiErrors, SampleAboveTheBitDepthFailsLikeTheCpuTwin) {
     VQ_REQUIRE_CUDA();
     const VideoFormat format{320, 240, 10, ChromaFormat::yuv420};
-    Picture picture = scene_picture(format, Scene::banded, 5);
+    Picture picture = make_picture(format, Content::banded, 5);
     picture.plane_data<std::uint16_t>(0)[320 * 100 + 7] = 1500;
     std::string cpu_message, gpu_message;
     for (const bool on_gpu : {false, true}) {
@@ -188,46 +170,7 @@ TEST(CudaCambiHeatmaps, SameFilesAsTheCpuTwin) {
     EXPECT_EQ(files, std::size_t(5 + 5 * frames.size()));  // raw files, and a PNG per scale and frame
 }
 
-// ---- Fixtures against the reference's golden outputs ----
-
-struct GoldenCase {
-    std::string golden;
-    std::string fixture;
-    std::string request;
-};
-
-void PrintTo(const GoldenCase& c, std::ostream* out) { *out << c.golden << " (" << c.fixture << ", " << c.request << ")"; }
-
-std::vector<GoldenCase> golden_cases() {
-    std::vector<GoldenCase> cases;
-    const auto add = [&](const std::string& fixture, const std::string& suffix, const std::string& request) {
-        cases.push_back({fixture + "__" + suffix + ".json", fixture, request});
-    };
-    for (const char* fixture : {"grad_576x324_8b_420", "testsrc_576x324_8b_420", "mandel_576x324_8b_420",
-                                "grad_576x324_10b_420", "grad_1920x1080_8b_420", "odd_641x359_8b_420",
-                                "testsrc_352x288_8b_422", "testsrc_352x288_8b_444"})
-        add(fixture, "feat", "cambi");
-    for (const char* fixture : {"grad_576x324_8b_420", "grad_576x324_10b_420", "grad_1920x1080_8b_420"}) {
-        add(fixture, "cambi_ws33", "cambi=window_size=33");
-        add(fixture, "cambi_topk0.2", "cambi=topk=0.2");
-        add(fixture, "cambi_tvi0.012", "cambi=tvi_threshold=0.012");
-        add(fixture, "cambi_mlc3", "cambi=max_log_contrast=3");
-        add(fixture, "cambi_fullref", "cambi=full_ref=true");
-    }
-    add("grad_576x324_8b_420", "cambi_tvi0.03", "cambi=tvi_threshold=0.03");
-    add("grad_576x324_8b_420", "cambi_enc288x162", "cambi=enc_width=288:enc_height=162");
-    add("grad_576x324_10b_420", "cambi_enc288x162", "cambi=enc_width=288:enc_height=162");
-    add("grad_576x324_8b_420", "cambi_ws127", "cambi=window_size=127");
-    add("grad_576x324_8b_420", "cambi_mlc0", "cambi=max_log_contrast=0");
-    add("grad_576x324_8b_420", "cambi_vlt5", "cambi=cambi_vis_lum_threshold=5.0");
-    add("grad_576x324_8b_420", "cambi_maxval5", "cambi=cambi_max_val=5");
-    add("grad_576x324_10b_420", "cambi_eotfpq", "cambi=eotf=pq");
-    add("grad_576x324_10b_420", "cambi_encbd8", "cambi=enc_bitdepth=8");
-    add("grad_1920x1080_8b_420", "cambi_enc960x540", "cambi=enc_width=960:enc_height=540");
-    add("grad_1920x1080_8b_420", "cambi_hrs1080", "cambi=cambi_high_res_speedup=1080");
-    add("odd_641x359_8b_420", "cambi_fullref", "cambi=full_ref=true");
-    return cases;
-}
+// ---- Fixtures against the reference's golden outputs (CAMBI's table, as the CPU test) ----
 
 class CudaCambiFixtures : public testing::TestWithParam<GoldenCase> {};
 
@@ -235,41 +178,26 @@ TEST_P(CudaCambiFixtures, MatchTheGoldenOutputsAndTheCpuTwin) {
     VQ_REQUIRE_FIXTURES(fixtures);
     VQ_REQUIRE_CUDA();
     const GoldenCase& c = GetParam();
-    std::ifstream golden_file(*golden_dir() / c.golden);
-    ASSERT_TRUE(golden_file) << c.golden;
-    const auto golden = nlohmann::json::parse(golden_file);
+    const auto golden = ::vq::test::read_golden(c);
 
-    auto distorted = open_y4m((fixtures / c.fixture / "dist.y4m").string());
-    auto reference = open_y4m((fixtures / c.fixture / "ref.y4m").string());
-    std::vector<FramePair> frames;
-    while (auto picture = distorted->next()) frames.push_back({*reference->next(), std::move(*picture)});
+    const auto frames = ::vq::test::fixture_frames(fixtures, c.fixture);
     ASSERT_EQ(frames.size(), golden["frames"].size()) << c.golden;
 
     auto feature = make_cuda_twin(c.request);
     feature->init(frames.at(0).distorted.format());
     const auto names = feature->outputs();
     const auto scores = run_twin(*feature, frames);
-    Differences against_golden;
+    UlpComparison against_golden(max_order_ulps);
     for (std::size_t f = 0; f < frames.size(); ++f)
-        for (std::size_t k = 0; k < names.size(); ++k) {
-            const double expected = golden["frames"][f]["metrics"][names[k]].get<double>();
-            EXPECT_LE(ulp_distance(expected, scores[f][k]), max_order_ulps)
-                << c.golden << " frame " << f << " " << names[k] << std::hexfloat << ": golden " << expected
-                << ", cuda " << scores[f][k];
-            against_golden.add(expected, scores[f][k]);
-        }
+        for (std::size_t k = 0; k < names.size(); ++k)
+            against_golden.check(golden["frames"][f]["metrics"][names[k]].get<double>(), scores[f][k], c.golden, f,
+                                 names[k]);
     against_golden.report(c.golden + " against the golden outputs");
     compare_twins(c.request, frames).report(c.golden + " against the CPU twin");
 }
 
-std::string golden_name(const testing::TestParamInfo<GoldenCase>& info) {
-    std::string name = info.param.golden.substr(0, info.param.golden.size() - 5);
-    for (char& ch : name)
-        if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-    return name;
-}
-
-INSTANTIATE_TEST_SUITE_P(Cambi, CudaCambiFixtures, testing::ValuesIn(golden_cases()), golden_name);
+INSTANTIATE_TEST_SUITE_P(Cambi, CudaCambiFixtures, testing::ValuesIn(::vq::test::cambi_golden_cases()),
+                         ::vq::test::golden_case_name);
 
 }  // namespace
 }  // namespace vq::cambi::test

@@ -23,6 +23,8 @@
 namespace vq::cambi::test {
 namespace {
 
+using ::vq::test::Content;
+using ::vq::test::ulp_distance;
 using u128 = unsigned __int128;
 
 // The largest pooled-mean difference allowed where the CPU sums in the reference's order; the
@@ -34,7 +36,7 @@ struct Case {
     int height;
     int bit_depth;
     std::string request;
-    Scene scene;
+    Content scene;
 };
 
 std::string describe(const Case& c) {
@@ -142,7 +144,7 @@ TEST_P(CudaCambiStages, EveryPlaneMatchesTheCpuTwin) {
     const Options options = Options::from(cambi_options(c.request));
     const Config config = resolve_config(options, format);
     const std::uint32_t seed = std::uint32_t(c.width * 31 + c.height + c.bit_depth);
-    const FramePair pair{scene_picture(format, Scene::grainy, seed + 1), scene_picture(format, c.scene, seed)};
+    const FramePair pair{make_picture(format, Content::grainy, seed + 1), make_picture(format, c.scene, seed)};
     const int pictures = config.full_ref ? 2 : 1;
     std::array<PictureTrace, gpu::max_pictures> traces;
     for (int p = 0; p < pictures; ++p)
@@ -200,15 +202,15 @@ std::vector<Case> cases() {
     // Sizes: the smallest accepted side, odd sizes, one side below 216, 1080p, 4K.
     for (const auto& [w, h] : std::vector<std::pair<int, int>>{{216, 216}, {217, 301}, {641, 359}, {400, 150}, {1920, 1080}})
         for (const int depth : {8, 10})
-            for (const Scene scene : {Scene::banded, Scene::patchwork, Scene::staircase})
+            for (const Content scene : {Content::banded, Content::patchwork, Content::staircase})
                 all.push_back({w, h, depth, "cambi", scene});
-    all.push_back({3840, 2160, 8, "cambi", Scene::banded});
-    all.push_back({3840, 2160, 10, "cambi", Scene::staircase});
-    all.push_back({3840, 2160, 10, "cambi=cambi_high_res_speedup=2160", Scene::patchwork});
-    all.push_back({1920, 1080, 8, "cambi=cambi_high_res_speedup=1080", Scene::banded});
-    all.push_back({300, 240, 12, "cambi", Scene::extremes});
-    all.push_back({300, 240, 16, "cambi", Scene::patchwork});
-    all.push_back({300, 240, 9, "cambi", Scene::staircase});
+    all.push_back({3840, 2160, 8, "cambi", Content::banded});
+    all.push_back({3840, 2160, 10, "cambi", Content::staircase});
+    all.push_back({3840, 2160, 10, "cambi=cambi_high_res_speedup=2160", Content::patchwork});
+    all.push_back({1920, 1080, 8, "cambi=cambi_high_res_speedup=1080", Content::banded});
+    all.push_back({300, 240, 12, "cambi", Content::extremes});
+    all.push_back({300, 240, 16, "cambi", Content::patchwork});
+    all.push_back({300, 240, 9, "cambi", Content::staircase});
     // Every option.
     const std::vector<std::string> requests = {
         "cambi=window_size=15",
@@ -233,9 +235,9 @@ std::vector<Case> cases() {
         "cambi=cambi_max_val=5",
     };
     for (const std::string& request : requests)
-        for (const Scene scene : {Scene::banded, Scene::staircase}) all.push_back({641, 359, 10, request, scene});
-    all.push_back({1280, 720, 8, "cambi=full_ref=true:src_width=1920:src_height=1080", Scene::patchwork});
-    all.push_back({960, 540, 10, "cambi=max_log_contrast=5:window_size=127", Scene::patchwork});
+        for (const Content scene : {Content::banded, Content::staircase}) all.push_back({641, 359, 10, request, scene});
+    all.push_back({1280, 720, 8, "cambi=full_ref=true:src_width=1920:src_height=1080", Content::patchwork});
+    all.push_back({960, 540, 10, "cambi=max_log_contrast=5:window_size=127", Content::patchwork});
     return all;
 }
 

@@ -11,6 +11,7 @@
 #include "cambi_test_support.hpp"
 #include "engine/registry.hpp"
 #include "metrics/cambi/cambi_cpu.hpp"
+#include "support/pictures.hpp"
 
 namespace vq::cambi::test {
 namespace {
@@ -41,18 +42,11 @@ void expect_checksums(const PipelineTrace& trace, const std::array<Checksums, nu
     }
 }
 
+// Luma value(x, y), chroma zero (CAMBI reads luma only).
 Picture make_picture(int width, int height, int bit_depth, auto&& value) {
-    Picture picture = Picture::allocate({.width = width, .height = height, .bit_depth = bit_depth,
-                                         .chroma = ChromaFormat::yuv420});
-    for (int y = 0; y < height; ++y)
-        for (int x = 0; x < width; ++x) {
-            const std::size_t k = std::size_t(y) * std::size_t(width) + std::size_t(x);
-            if (bit_depth == 8)
-                picture.plane_data<std::uint8_t>(0)[k] = std::uint8_t(value(x, y));
-            else
-                picture.plane_data<std::uint16_t>(0)[k] = std::uint16_t(value(x, y));
-        }
-    return picture;
+    return ::vq::test::make_picture(
+        {.width = width, .height = height, .bit_depth = bit_depth, .chroma = ChromaFormat::yuv420},
+        [&](int p, int y, int x) { return p == 0 ? int(value(x, y)) : 0; });
 }
 
 std::vector<std::uint16_t> converted(const Picture& picture, const Config& config,

@@ -16,6 +16,7 @@
 #include "cuda_test_support.hpp"
 #include "engine/registry.hpp"
 #include "metrics/ciede/ciede.hpp"
+#include "support/pictures.hpp"
 #include "test_support.hpp"
 
 namespace vq::ciede {

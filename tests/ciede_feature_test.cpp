@@ -1,16 +1,14 @@
 // The ciede CPU twin driven directly (init, compute, finish): the frame example of
 // spec/ciede.md §7.4, +inf for identical input, chroma mappings, bit depths and odd sizes, the
 // last checked against the independent model in ciede_test_model.hpp.
-#include <algorithm>
-#include <array>
 #include <cmath>
-#include <random>
 
 #include <gtest/gtest.h>
 
 #include "ciede_test_model.hpp"
 #include "ciede_test_support.hpp"
 #include "metrics/ciede/ciede_math.hpp"
+#include "support/pictures.hpp"
 #include "vq/error.hpp"
 
 namespace vq::test {
@@ -57,28 +55,8 @@ TEST(CiedeFeature, WorkedFrameExampleAt10Bit) {
     EXPECT_NEAR(ciede_score(ref, dist), 43.887698, 5e-7);
 }
 
-Picture random_picture(const VideoFormat& format, std::uint32_t seed) {
-    std::mt19937 rng(seed);
-    std::uniform_int_distribution<int> code(0, (1 << format.bit_depth) - 1);
-    return make_picture(format, [&](int, int, int) { return code(rng); });
-}
-
-// A distorted copy: each sample moved by up to ±spread codes, clamped to the depth's range.
-Picture perturbed(const Picture& picture, int spread, std::uint32_t seed) {
-    std::mt19937 rng(seed);
-    std::uniform_int_distribution<int> delta(-spread, spread);
-    const VideoFormat& f = picture.format();
-    const auto codes = std::array{ciede_model::plane_codes(picture, 0),
-                                  ciede_model::plane_codes(picture, 1),
-                                  ciede_model::plane_codes(picture, 2)};
-    return make_picture(f, [&](int p, int r, int c) {
-        const int v = codes[p][std::size_t(r) * f.plane_width(p) + c] + delta(rng);
-        return std::clamp(v, 0, (1 << f.bit_depth) - 1);
-    });
-}
-
 TEST(CiedeFeature, IdenticalPicturesScorePositiveInfinity) {
-    const Picture picture = random_picture({64, 48, 8, ChromaFormat::yuv420}, 1);
+    const Picture picture = make_picture({64, 48, 8, ChromaFormat::yuv420}, Content::noise, 1);
     const double score = ciede_score(picture, picture);
     EXPECT_TRUE(std::isinf(score));
     EXPECT_GT(score, 0);
@@ -125,7 +103,7 @@ TEST(CiedeFeature, MatchesIndependentModelOnOddSizesDepthsAndChromaFormats) {
     std::uint32_t seed = 10;
     for (const FormatCase& c : cases) {
         SCOPED_TRACE(describe(c.format));
-        const Picture ref = random_picture(c.format, ++seed);
+        const Picture ref = make_picture(c.format, Content::noise, ++seed);
         const Picture dist = perturbed(ref, c.spread, ++seed);
         EXPECT_EQ(ciede_score(ref, dist), ciede_model::frame_score(ref, dist));
     }
@@ -138,7 +116,7 @@ TEST(CiedeFeature, Reference422OptionReproducesTheSwappedAxes) {
     for (const int width : {64, 100, 37}) {
         const VideoFormat format{width, 24, 8, ChromaFormat::yuv422};
         SCOPED_TRACE(describe(format));
-        const Picture ref = random_picture(format, 20 + width);
+        const Picture ref = make_picture(format, Content::noise, 20 + width);
         const Picture dist = perturbed(ref, 8, 21 + width);
         const double true_422 = ciede_score(ref, dist);
         const double reference_422 = ciede_score(ref, dist, {{"reference_422", "true"}});
@@ -150,7 +128,7 @@ TEST(CiedeFeature, Reference422OptionReproducesTheSwappedAxes) {
 
 TEST(CiedeFeature, Reference422OptionLeavesOtherFormatsAlone) {
     for (const ChromaFormat chroma : {ChromaFormat::yuv420, ChromaFormat::yuv444}) {
-        const Picture ref = random_picture({40, 20, 8, chroma}, 30);
+        const Picture ref = make_picture({40, 20, 8, chroma}, Content::noise, 30);
         const Picture dist = perturbed(ref, 8, 31);
         EXPECT_EQ(ciede_score(ref, dist, {{"reference_422", "true"}}), ciede_score(ref, dist));
     }
@@ -160,7 +138,7 @@ TEST(CiedeFeature, Reference422OptionLeavesOtherFormatsAlone) {
 TEST(CiedeFeature, ScoresDoNotDependOnFrameOrder) {
     const VideoFormat format{48, 30, 8, ChromaFormat::yuv420};
     auto feature = make_ciede(format);
-    const Picture a = random_picture(format, 40), b = perturbed(a, 5, 41),
+    const Picture a = make_picture(format, Content::noise, 40), b = perturbed(a, 5, 41),
                   c = perturbed(a, 9, 42);
     const double ab = ciede_score(*feature, a, b);
     const double ac = ciede_score(*feature, a, c);

@@ -1,8 +1,6 @@
-// Helpers for the ciede tests: build pictures, read fixtures, run the CPU twin directly.
+// Helpers for the ciede tests: read fixtures, run the CPU twin directly.
 #pragma once
 
-#include <cstdint>
-#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -14,22 +12,6 @@
 #include "vq/picture.hpp"
 
 namespace vq::test {
-
-// A picture whose sample (plane, row, col) is code(plane, row, col).
-inline Picture make_picture(const VideoFormat& format,
-                            const std::function<int(int, int, int)>& code) {
-    Picture picture = Picture::allocate(format);
-    for (int p = 0; p < format.plane_count(); ++p)
-        for (int r = 0; r < format.plane_height(p); ++r)
-            for (int c = 0; c < format.plane_width(p); ++c) {
-                const std::size_t at = std::size_t(r) * format.plane_width(p) + c;
-                if (format.bit_depth > 8)
-                    picture.plane_data<std::uint16_t>(p)[at] = std::uint16_t(code(p, r, c));
-                else
-                    picture.plane_data<std::uint8_t>(p)[at] = std::uint8_t(code(p, r, c));
-            }
-    return picture;
-}
 
 // The CPU twin, built through the registry's definition and its option table.
 using OptionList = std::vector<std::pair<std::string, std::string>>;

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cuda_test_support.hpp"
+#include "support/pictures.hpp"
 #include "engine/registry.hpp"
 #include "test_support.hpp"
 #include "vq/session.hpp"

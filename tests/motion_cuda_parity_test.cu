@@ -8,6 +8,8 @@
 #include <gtest/gtest.h>
 
 #include "cuda_test_support.hpp"
+#include "support/compare.hpp"
+#include "support/pictures.hpp"
 #include "twin_parity.hpp"
 #include "vmaf_example_frames.hpp"
 #include "vq/session.hpp"

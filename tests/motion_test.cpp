@@ -1,13 +1,12 @@
 // Integer motion: the worked example of spec/vmaf.md §9.4, the series rule of spec/vmaf-v1.md §3,
 // the temporal contract under threads and subsampling, and the goldens' motion keys bit for bit.
-#include <fstream>
 
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
-#include "ciede_test_support.hpp"
 #include "metrics/motion/motion.hpp"
+#include "support/golden_cases.hpp"
 #include "test_support.hpp"
+#include "twin_parity.hpp"
 #include "vmaf_example_frames.hpp"
 #include "vq/error.hpp"
 #include "vq/session.hpp"
@@ -109,51 +108,18 @@ TEST(MotionTemporalContract, ThreadsAndSubsampleGiveTheSameSeries) {
     }
 }
 
-class MotionGolden : public ::testing::TestWithParam<std::string> {};
+// Motion's golden table: every *__vmaf.json, and the v1.0.16 models' motion (the clip at 18, and
+// the hfr five-frame window with moving average; spec/vmaf-v1.md §3).
+class MotionGolden : public ::testing::TestWithParam<GoldenCase> {};
 
 TEST_P(MotionGolden, EveryFrameBitExact) {
     VQ_REQUIRE_FIXTURES(fixtures);
-    const std::string fixture = GetParam();
-    std::ifstream in(*golden_dir() / (fixture + "__vmaf.json"));
-    const nlohmann::json golden = nlohmann::json::parse(in);
-    const ScoreTable table = score("motion", read_all_frames((fixtures / fixture / "ref.y4m").string()));
-    ASSERT_EQ(table.frame_count(), golden["frames"].size());
-    for (const char* name : {"VMAF_integer_feature_motion_sad_score", "integer_motion2", "integer_motion3"}) {
-        const auto values = column(table, name);
-        for (std::size_t f = 0; f < values.size(); ++f)
-            EXPECT_EQ(values[f], golden["frames"][f]["metrics"][name].get<double>()) << name << " frame " << f;
-    }
+    const GoldenCase& c = GetParam();
+    expect_golden_outputs(score_on(Backend::cpu, {c.request}, fixture_frames(fixtures, c.fixture)), c,
+                          motion_outputs());
 }
 
-INSTANTIATE_TEST_SUITE_P(Fixtures, MotionGolden,
-                         ::testing::Values("grad_576x324_8b_420", "grad_576x324_10b_420", "mandel_576x324_8b_420",
-                                           "testsrc_576x324_8b_420", "odd_641x359_8b_420",
-                                           "testsrc_352x288_8b_422", "testsrc_352x288_8b_444",
-                                           "grad_1920x1080_8b_420"),
-                         [](const auto& info) { return info.param; });
-
-// The v1.0.16 models' motion: the clip at 18, and the hfr five-frame window with moving average
-// (spec/vmaf-v1.md §3).
-TEST(MotionGoldenV1, ClippedAndFiveFrameWindowSeries) {
-    VQ_REQUIRE_FIXTURES(fixtures);
-    for (const auto& [model, options, suffix] :
-         {std::tuple{"vmaf_v1_3d0h", "motion_max_val=18", "_mmxv_18"},
-          std::tuple{"vmaf_v1_hfr_3d0h", "motion_five_frame_window=true:motion_max_val=18:motion_moving_average=true",
-                     "_mffw_mmxv_18_mma"}}) {
-        const std::string fixture = "testsrc_576x324_8b_420";
-        std::ifstream in(*golden_dir() / (fixture + "__" + model + ".json"));
-        const nlohmann::json golden = nlohmann::json::parse(in);
-        const ScoreTable table =
-            score(std::string("motion=") + options, read_all_frames((fixtures / fixture / "ref.y4m").string()));
-        for (const std::string base : {"VMAF_integer_feature_motion_sad_score", "integer_motion2", "integer_motion3"}) {
-            const auto values = column(table, base + suffix);
-            ASSERT_EQ(values.size(), golden["frames"].size());
-            for (std::size_t f = 0; f < values.size(); ++f)
-                EXPECT_EQ(values[f], golden["frames"][f]["metrics"][base + suffix].get<double>())
-                    << model << " " << base << " frame " << f;
-        }
-    }
-}
+INSTANTIATE_TEST_SUITE_P(Motion, MotionGolden, ::testing::ValuesIn(motion_golden_cases()), golden_case_name);
 
 }  // namespace
 }  // namespace vq::test

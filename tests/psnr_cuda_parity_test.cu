@@ -1,7 +1,6 @@
 // PSNR twins: the CUDA twin must give the CPU twin's bits (integer sums, spec/psnr.md §4), for
 // every bit depth, chroma format, odd and large sizes and every option, through the session with
 // --backend cuda against --backend cpu.
-#include <bit>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -9,42 +8,12 @@
 #include <gtest/gtest.h>
 
 #include "cuda_test_support.hpp"
-#include "vq/session.hpp"
+#include "support/compare.hpp"
+#include "support/pictures.hpp"
+#include "twin_parity.hpp"
 
 namespace vq::test {
 namespace {
-
-ScoreTable score(Backend backend, const std::string& request, const std::vector<FramePair>& frames,
-                 std::size_t subsample = 1) {
-    Session session({.threads = 2, .subsample = subsample, .backend = backend});
-    session.add_feature(request);
-    session.start(frames.at(0).distorted.format());
-    for (const FramePair& pair : frames) session.push(pair);
-    return session.finish();
-}
-
-// Same columns, same frames, same bits (NaN and infinities included), same aggregates.
-void expect_identical(const ScoreTable& cpu, const ScoreTable& gpu, const std::string& what) {
-    ASSERT_EQ(cpu.column_count(), gpu.column_count()) << what;
-    ASSERT_EQ(cpu.frame_count(), gpu.frame_count()) << what;
-    for (std::size_t c = 0; c < cpu.column_count(); ++c) {
-        ASSERT_EQ(cpu.name(c), gpu.name(c)) << what;
-        for (std::size_t f = 0; f < cpu.frame_count(); ++f) {
-            const auto a = cpu.value(c, f), b = gpu.value(c, f);
-            ASSERT_EQ(a.has_value(), b.has_value()) << what << " " << cpu.name(c) << " frame " << f;
-            if (a)
-                EXPECT_EQ(std::bit_cast<std::uint64_t>(*a), std::bit_cast<std::uint64_t>(*b))
-                    << what << " " << cpu.name(c) << " frame " << f << ": cpu " << *a << ", cuda " << *b;
-        }
-    }
-    ASSERT_EQ(cpu.aggregates().size(), gpu.aggregates().size()) << what;
-    for (std::size_t a = 0; a < cpu.aggregates().size(); ++a) {
-        EXPECT_EQ(cpu.aggregates()[a].first, gpu.aggregates()[a].first) << what;
-        EXPECT_EQ(std::bit_cast<std::uint64_t>(cpu.aggregates()[a].second),
-                  std::bit_cast<std::uint64_t>(gpu.aggregates()[a].second))
-            << what << " " << cpu.aggregates()[a].first;
-    }
-}
 
 struct Layout {
     int bit_depth;
@@ -71,9 +40,9 @@ TEST_P(CudaPsnrParity, MatchesTheCpuTwinBitForBit) {
         const VideoFormat format{width, height, bit_depth, chroma};
         const auto frames = adversarial_frames(format, width * height > 100000 ? 4 : 6, std::uint32_t(width + bit_depth));
         for (const std::string& request : requests) {
-            const ScoreTable gpu = score(Backend::cuda, request, frames);
+            const ScoreTable gpu = score_on(Backend::cuda, {request}, frames);
             ASSERT_EQ(gpu.receipts.at(0).backend, "cuda");
-            expect_identical(score(Backend::cpu, request, frames), gpu, describe_case(format, request));
+            expect_same_bits(score_on(Backend::cpu, {request}, frames), gpu, describe_case(format, request));
         }
     }
 }
@@ -96,7 +65,8 @@ TEST(CudaPsnrParity, SubsampledRunStillAccumulatesEveryFrame) {
     const VideoFormat format{96, 64, 10, ChromaFormat::yuv420};
     const auto frames = adversarial_frames(format, 9, 7);
     const std::string request = "psnr=enable_apsnr=true";
-    expect_identical(score(Backend::cpu, request, frames, 3), score(Backend::cuda, request, frames, 3), "subsample 3");
+    expect_same_bits(score_on(Backend::cpu, {request}, frames, 3), score_on(Backend::cuda, {request}, frames, 3),
+                     "subsample 3");
 }
 
 }  // namespace

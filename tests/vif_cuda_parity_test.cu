@@ -1,14 +1,15 @@
 // VIF twins: the CUDA twin's pyramid and statistics must give the CPU twin's integer accumulators,
 // hence the same bits, at every depth, layout, odd size and option, and on the fixtures.
-#include <fstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
-#include "ciede_test_support.hpp"
 #include "cuda_test_support.hpp"
+#include "support/compare.hpp"
+#include "support/golden_cases.hpp"
+#include "support/pictures.hpp"
 #include "test_support.hpp"
 #include "twin_parity.hpp"
 #include "vmaf_example_frames.hpp"
@@ -57,27 +58,17 @@ TEST(VifCudaExample, SpecSequenceAndOddSize) {  // spec/vmaf.md §9.1-§9.6 fram
     }
 }
 
-TEST(VifCudaGolden, EveryVmafGoldenBitExact) {
+class VifCudaGolden : public testing::TestWithParam<GoldenCase> {};
+
+TEST_P(VifCudaGolden, EveryFrameBitExact) {
     VQ_REQUIRE_CUDA();
     VQ_REQUIRE_FIXTURES(fixtures);
-    for (const char* fixture : {"grad_576x324_8b_420", "grad_576x324_10b_420", "mandel_576x324_8b_420",
-                                "testsrc_576x324_8b_420", "odd_641x359_8b_420", "testsrc_352x288_8b_422",
-                                "testsrc_352x288_8b_444", "grad_1920x1080_8b_420"}) {
-        const auto refs = read_all_frames((fixtures / fixture / "ref.y4m").string());
-        const auto dists = read_all_frames((fixtures / fixture / "dist.y4m").string());
-        std::vector<FramePair> frames;
-        for (std::size_t f = 0; f < refs.size(); ++f) frames.push_back({refs[f], dists[f]});
-        const ScoreTable table = score_on(Backend::cuda, {"vif"}, frames);
-        std::ifstream in(*golden_dir() / (std::string(fixture) + "__vmaf.json"));
-        const nlohmann::json golden = nlohmann::json::parse(in);
-        for (int s = 0; s < 4; ++s) {
-            const std::string name = "integer_vif_scale" + std::to_string(s);
-            for (std::size_t f = 0; f < frames.size(); ++f)
-                EXPECT_EQ(table.value(*table.find(name), f), golden["frames"][f]["metrics"][name].get<double>())
-                    << fixture << " " << name << " frame " << f;
-        }
-    }
+    const GoldenCase& c = GetParam();
+    expect_golden_outputs(score_on(Backend::cuda, {c.request}, fixture_frames(fixtures, c.fixture)), c,
+                          {"integer_vif_scale0", "integer_vif_scale1", "integer_vif_scale2", "integer_vif_scale3"});
 }
+
+INSTANTIATE_TEST_SUITE_P(Vif, VifCudaGolden, testing::ValuesIn(vif_golden_cases()), golden_case_name);
 
 }  // namespace
 }  // namespace vq::test

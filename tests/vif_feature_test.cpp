@@ -1,15 +1,13 @@
 // Integer VIF through the public API: option naming, debug outputs, the size limit, and every
 // golden (shared/golden/*__vmaf.json) bit for bit.
-#include <filesystem>
-#include <fstream>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
-#include "io/frame_source.hpp"
+#include "support/golden_cases.hpp"
 #include "test_support.hpp"
+#include "twin_parity.hpp"
 #include "vif_test_support.hpp"
 #include "vq/error.hpp"
 #include "vq/session.hpp"
@@ -120,49 +118,26 @@ TEST(VifFeature, RejectsGainLimitOutOfRange) {
     }
 }
 
-std::vector<Picture> read_frames(const std::filesystem::path& path) {
-    auto source = open_y4m(path.string());
-    std::vector<Picture> frames;
-    while (auto picture = source->next()) frames.push_back(std::move(*picture));
-    return frames;
+// Every fixture with a VMAF golden (VIF's table, which the CUDA twin's test reads too):
+// integer_vif_scale0..3 on every frame, bit for bit.
+class VifGolden : public testing::TestWithParam<GoldenCase> {};
+
+TEST_P(VifGolden, EveryFrameBitExact) {
+    VQ_REQUIRE_FIXTURES(fixtures);
+    const GoldenCase& c = GetParam();
+    const auto frames = fixture_frames(fixtures, c.fixture);
+    expect_golden_outputs(score_on(Backend::cpu, {c.request}, frames), c,
+                          {"integer_vif_scale0", "integer_vif_scale1", "integer_vif_scale2", "integer_vif_scale3"});
+    // The session ran the best variant; every other one must give the same block.
+    for (const FramePair& pair : frames) {
+        const vif::Block best = vif_block(pair.reference, pair.distorted, vif_options(), vif::best_kernels());
+        for (const vif::Kernels& kernels : vif::available_kernels())
+            EXPECT_EQ(vif_block(pair.reference, pair.distorted, vif_options(), kernels).scales, best.scales)
+                << kernels.instruction_set << " frame " << pair.index;
+    }
 }
 
-// Every fixture with a VMAF golden: integer_vif_scale0..3 on every frame, bit for bit. The
-// raw-input goldens (odd_641x359, testsrc 4:2:2) read the same luma as the y4m (INDEX.md).
-TEST(VifGolden, EveryVmafGoldenBitForBit) {
-    VQ_REQUIRE_FIXTURES(fixtures);
-    int checked = 0;
-    for (const auto& entry : std::filesystem::directory_iterator(*golden_dir())) {
-        const std::string file = entry.path().filename().string();
-        const std::string suffix = "__vmaf.json";
-        if (file.size() <= suffix.size() || !file.ends_with(suffix)) continue;
-        const std::string fixture = file.substr(0, file.size() - suffix.size());
-        SCOPED_TRACE(fixture);
-        std::ifstream in(entry.path());
-        const nlohmann::json golden = nlohmann::json::parse(in);
-        const auto refs = read_frames(fixtures / fixture / "ref.y4m");
-        const auto dists = read_frames(fixtures / fixture / "dist.y4m");
-        ASSERT_EQ(refs.size(), golden["frames"].size());
-        ASSERT_EQ(dists.size(), refs.size());
-        std::vector<std::pair<Picture, Picture>> frames;
-        for (std::size_t i = 0; i < refs.size(); ++i) frames.emplace_back(refs[i], dists[i]);
-        const ScoreTable table = score_frames("vif", frames, 2);
-        for (std::size_t i = 0; i < refs.size(); ++i) {
-            for (int s = 0; s < 4; ++s) {
-                const std::string name = "integer_vif_scale" + std::to_string(s);
-                EXPECT_EQ(value(table, name, i), golden["frames"][i]["metrics"][name].get<double>())
-                    << "frame " << i << " " << name;
-            }
-            // The session ran the best variant; every other one must give the same block.
-            const vif::Block best = vif_block(refs[i], dists[i], vif_options(), vif::best_kernels());
-            for (const vif::Kernels& kernels : vif::available_kernels())
-                EXPECT_EQ(vif_block(refs[i], dists[i], vif_options(), kernels).scales, best.scales)
-                    << kernels.instruction_set << " frame " << i;
-        }
-        ++checked;
-    }
-    EXPECT_GE(checked, 8);
-}
+INSTANTIATE_TEST_SUITE_P(Vif, VifGolden, testing::ValuesIn(vif_golden_cases()), golden_case_name);
 
 }  // namespace
 }  // namespace vq::test

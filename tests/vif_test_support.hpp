@@ -11,6 +11,7 @@
 #include "metrics/vif/vif.hpp"
 #include "metrics/vif/vif_kernels.hpp"
 #include "metrics/vif/vif_pyramid.hpp"
+#include "support/pictures.hpp"
 #include "vq/options.hpp"
 #include "vq/picture.hpp"
 
@@ -44,17 +45,8 @@ inline int example_dist10(int t, int x, int y) { return 4 * example_dist8(t, x, 
 // A 4:2:0 picture of the given size whose luma is luma(x, y); chroma is mid-grey (unused by VIF).
 template <typename Luma>
 Picture luma_picture(int width, int height, int bit_depth, Luma luma) {
-    const VideoFormat format{width, height, bit_depth, ChromaFormat::yuv420};
-    Picture picture = Picture::allocate(format);
-    for (int p = 0; p < 3; ++p)
-        for (int y = 0; y < format.plane_height(p); ++y)
-            for (int x = 0; x < format.plane_width(p); ++x) {
-                const std::size_t at = std::size_t(y) * format.plane_width(p) + x;
-                const int value = p == 0 ? luma(x, y) : 1 << (bit_depth - 1);
-                if (bit_depth > 8) picture.plane_data<std::uint16_t>(p)[at] = std::uint16_t(value);
-                else picture.plane_data<std::uint8_t>(p)[at] = std::uint8_t(value);
-            }
-    return picture;
+    return make_picture({width, height, bit_depth, ChromaFormat::yuv420},
+                        [&](int p, int y, int x) { return p == 0 ? luma(x, y) : 1 << (bit_depth - 1); });
 }
 
 // Frame t of §9.1 (8 or 10 bits), cropped to width x height (§9.6 uses the top-left 37x29).

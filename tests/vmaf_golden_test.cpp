@@ -1,31 +1,23 @@
 // VMAF end to end: the default model run through the session over every fixture gives every
 // per-frame key of the reference's *__vmaf.json, in its order, and every pooled value, bit for
 // bit; the CLI's default run writes the same keys in the same order.
-#include <fstream>
-
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "ciede_test_support.hpp"
+#include "support/golden_cases.hpp"
 #include "test_support.hpp"
 #include "vq/session.hpp"
 
 namespace vq::test {
 namespace {
 
-nlohmann::json golden(const std::string& name) {
-    std::ifstream in(*golden_dir() / (name + ".json"));
-    return nlohmann::json::parse(in);
-}
-
 ScoreTable score_fixture(const std::filesystem::path& fixtures, const std::string& fixture, const std::string& model,
                          SessionConfig config = {}) {
     Session session(config);
     session.add_model(model);
-    const auto refs = read_all_frames((fixtures / fixture / "ref.y4m").string());
-    const auto dists = read_all_frames((fixtures / fixture / "dist.y4m").string());
-    session.start(refs.at(0).format());
-    for (std::size_t f = 0; f < refs.size(); ++f) session.push({refs[f], dists[f]});
+    const auto frames = fixture_frames(fixtures, fixture);
+    session.start(frames.at(0).distorted.format());
+    for (const FramePair& pair : frames) session.push(pair);
     return session.finish();
 }
 
@@ -51,27 +43,25 @@ void expect_matches(const ScoreTable& table, const nlohmann::json& expected, con
     }
 }
 
-class VmafGolden : public ::testing::TestWithParam<std::string> {};
+class VmafGolden : public ::testing::TestWithParam<GoldenCase> {};
 
 TEST_P(VmafGolden, DefaultModelEveryKeyEveryFrameAndPooled) {
     VQ_REQUIRE_FIXTURES(fixtures);
-    expect_matches(score_fixture(fixtures, GetParam(), "version=vmaf_v0.6.1"), golden(GetParam() + "__vmaf"),
-                   GetParam());
+    const GoldenCase& c = GetParam();
+    expect_matches(score_fixture(fixtures, c.fixture, c.request), read_golden(c), c.fixture);
 }
 
 // Threads and the CPU's scheduling never change a score.
 TEST_P(VmafGolden, OneThreadGivesTheSameBits) {
     VQ_REQUIRE_FIXTURES(fixtures);
-    expect_matches(score_fixture(fixtures, GetParam(), "version=vmaf_v0.6.1", {.threads = 1}),
-                   golden(GetParam() + "__vmaf"), GetParam() + " --threads 1");
+    const GoldenCase& c = GetParam();
+    expect_matches(score_fixture(fixtures, c.fixture, c.request, {.threads = 1}), read_golden(c),
+                   c.fixture + " --threads 1");
 }
 
-INSTANTIATE_TEST_SUITE_P(Fixtures, VmafGolden,
-                         ::testing::Values("grad_576x324_8b_420", "grad_576x324_10b_420", "mandel_576x324_8b_420",
-                                           "testsrc_576x324_8b_420", "odd_641x359_8b_420",
-                                           "testsrc_352x288_8b_422", "testsrc_352x288_8b_444",
-                                           "grad_1920x1080_8b_420"),
-                         [](const auto& info) { return info.param; });
+// One golden per fixture: the fixture names the test.
+INSTANTIATE_TEST_SUITE_P(Fixtures, VmafGolden, ::testing::ValuesIn(vmaf_golden_cases()),
+                         [](const auto& info) { return info.param.fixture; });
 
 // The reference's default run, keys in its order (spec/vmaf.md §6), from `vq -r REF -d DIST`.
 TEST(VmafCli, DefaultRunWritesTheReferenceKeysInOrder) {

@@ -33,4 +33,14 @@ void zero_bytes_async(void* to, std::size_t bytes, cudaStream_t stream) {
     VQ_CUDA_CHECK(cudaMemsetAsync(to, 0, bytes, stream));
 }
 
+void copy_bytes_to_symbol_async(const void* symbol, const void* from, std::size_t bytes, cudaStream_t stream) {
+    VQ_CUDA_CHECK(cudaMemcpyToSymbolAsync(symbol, from, bytes, 0, cudaMemcpyHostToDevice, stream));
+}
+
+bool is_pinned(const void* host) {
+    cudaPointerAttributes attributes{};
+    VQ_CUDA_CHECK(cudaPointerGetAttributes(&attributes, host));
+    return attributes.type == cudaMemoryTypeHost;
+}
+
 }  // namespace vq::cuda

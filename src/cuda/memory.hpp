@@ -1,5 +1,6 @@
 // Owners of device and page-locked host memory, and the copies between them: the only place vq
-// calls cudaMalloc, cudaFree, cudaHostAlloc, cudaFreeHost, cudaMemcpy and cudaMemset. Owners are
+// calls cudaMalloc, cudaFree, cudaHostAlloc, cudaFreeHost, cudaMemcpy, cudaMemcpyToSymbol,
+// cudaMemset and cudaPointerGetAttributes. Owners are
 // move-only; freeing never throws (a failure there means the context is already broken, and the
 // error that broke it was reported where it happened).
 #pragma once
@@ -8,6 +9,7 @@
 
 #include <cstddef>
 #include <span>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -63,6 +65,7 @@ using PinnedBuffer = PinnedArray<std::byte>;
 void copy_bytes(void* to, const void* from, std::size_t bytes);
 void copy_bytes_async(void* to, const void* from, std::size_t bytes, cudaStream_t stream);
 void zero_bytes_async(void* to, std::size_t bytes, cudaStream_t stream);
+void copy_bytes_to_symbol_async(const void* symbol, const void* from, std::size_t bytes, cudaStream_t stream);
 
 // `count` elements from `from` to `to`, host or device either way; synchronous.
 template <typename T>
@@ -82,6 +85,16 @@ template <typename T>
 void zero_async(T* to, std::size_t count, cudaStream_t stream) {
     zero_bytes_async(to, count * sizeof(T), stream);
 }
+
+// Sets a __constant__ array to `values` on `stream`. The array is named in the file that defines
+// it (its host-side address is what the runtime registered); `values` must outlive the copy.
+template <typename T, std::size_t N>
+void copy_to_symbol_async(T (&symbol)[N], std::type_identity_t<std::span<const T, N>> values, cudaStream_t stream) {
+    copy_bytes_to_symbol_async(&symbol, values.data(), sizeof(symbol), stream);
+}
+
+// Whether `host` lies in page-locked memory the runtime knows, which copies can overlap.
+bool is_pinned(const void* host);
 
 // `count` elements of device memory, read back synchronously (tests, heatmaps).
 template <typename T>

@@ -68,15 +68,14 @@ public:
     }
 
     void prepare(cudaStream_t stream) override {
-        VQ_CUDA_CHECK(cudaMemcpyToSymbolAsync(device_taps, blur_taps.data(), sizeof(device_taps), 0,
-                                              cudaMemcpyHostToDevice, stream));
+        cuda::copy_to_symbol_async(device_taps, blur_taps, stream);
         for (int k = 0; k < scorer_.options().lag(); ++k) earlier_.emplace_back(format_.plane_bytes(0));
     }
 
     // The SAD against the plane `lag` frames back (once there is one; with force_zero the scorer
     // ignores it), then the current plane replaces the oldest of the kept ones, in stream order.
     void enqueue(const cuda::DeviceFrame& frame, std::byte* device_block, cudaStream_t stream) override {
-        VQ_CUDA_CHECK(cudaMemsetAsync(device_block, 0, sizeof(Block), stream));
+        cuda::zero_async(device_block, sizeof(Block), stream);
         const std::size_t lag = earlier_.size();
         cuda::DeviceBuffer& oldest = earlier_[frames_ % lag];
         if (frames_ >= lag && !scorer_.options().force_zero) {
@@ -96,8 +95,7 @@ public:
                     sad, has_previous);
             VQ_CUDA_CHECK_LAUNCH(blurred_difference_sad);
         }
-        VQ_CUDA_CHECK(cudaMemcpyAsync(oldest.data(), frame.reference, format_.plane_bytes(0),
-                                      cudaMemcpyDeviceToDevice, stream));
+        cuda::copy_async(oldest.data(), frame.reference, format_.plane_bytes(0), stream);
         ++frames_;
     }
 

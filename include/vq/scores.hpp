@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -14,11 +15,21 @@ inline constexpr PoolingMethod all_pooling_methods[] = {
     PoolingMethod::min, PoolingMethod::max, PoolingMethod::mean, PoolingMethod::harmonic_mean};
 const char* to_string(PoolingMethod method);
 
+// A count a feature reports about its whole run, e.g. the CUDA CAMBI's frames whose score may
+// differ from the reference's in the last digits. `message` is for the log, where the count is
+// worth a line (non-zero); empty: the count is only recorded.
+struct ReceiptNote {
+    std::string name;  // e.g. "order_dependent_frames"
+    std::uint64_t count = 0;
+    std::string message;
+};
+
 // Which backend computed a feature: the receipt written beside the scores.
 struct FeatureReceipt {
     std::string feature;  // user-facing feature name, e.g. "cambi"
     std::string backend;  // "cpu" or "cuda"
     std::vector<std::string> outputs;  // the output names it wrote
+    std::vector<ReceiptNote> notes;    // filled when the run finishes
 };
 
 class ScoreTable {

@@ -87,6 +87,15 @@ void announce_fallbacks(const Session& session, const Arguments& args) {
             std::cerr << fmt::format("vq: feature '{}' has no CUDA twin; it runs on the CPU\n", receipt.feature);
 }
 
+// Once per run, what a feature's receipt says about how it computed its scores (e.g. the CUDA
+// CAMBI's frames whose score may differ from the reference's in the last digits).
+void announce_receipt_notes(const ScoreTable& table) {
+    for (const auto& receipt : table.receipts)
+        for (const auto& note : receipt.notes)
+            if (note.count > 0 && !note.message.empty())
+                std::cerr << fmt::format("vq: {}: {}\n", receipt.feature, note.message);
+}
+
 ScoreTable run_demo(const Arguments& args, bool progress_enabled) {
     const VideoFormat format{1280, 720, 8, ChromaFormat::yuv420};
     const int frames = 24;
@@ -168,6 +177,7 @@ int run(int argc, char** argv) {
 
     ScoreTable table = args.demo ? run_demo(args, terminal && !args.quiet)
                                  : run_files(args, terminal && !args.quiet);
+    announce_receipt_notes(table);
     if (output) {
         std::ostringstream report;
         write_report(report, table, args.format, args.number_style, {VQ_VERSION});

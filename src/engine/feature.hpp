@@ -17,6 +17,7 @@
 
 #include "vq/backend.hpp"
 #include "vq/picture.hpp"
+#include "vq/scores.hpp"
 
 namespace vq {
 
@@ -64,6 +65,10 @@ public:
 
     // Whole-run values, after the last frame.
     virtual std::vector<Aggregate> aggregates() const { return {}; }
+
+    // What the run's receipt should say about how this twin computed it, after the last frame
+    // (counts of frames where it departs from the reference in some documented way).
+    virtual std::vector<ReceiptNote> receipt_notes() const { return {}; }
 };
 
 class CpuFeature : public Feature {

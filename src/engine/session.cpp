@@ -391,6 +391,8 @@ ScoreTable Session::finish() {
     s.predict_models();
     for (const Bound& bound : s.features)
         for (const auto& [name, value] : bound.feature->aggregates()) s.table.add_aggregate(name, value);
+    for (std::size_t k = 0; k < s.features.size(); ++k)  // one receipt per feature, in order
+        s.receipts[k].notes = s.table.receipts[k].notes = s.features[k].feature->receipt_notes();
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - s.first_push).count();
     s.table.fps = s.pushed && seconds > 0 ? double(s.pushed) / seconds : 0.0;

@@ -3,6 +3,7 @@
 // is keyed on the frame index rather than on "first printed", and names are not escaped.
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -82,7 +83,8 @@ std::string receipt_key(const ScoreTable& table, const FeatureReceipt& receipt) 
 }
 
 // vq's extension: which backend computed what. libvmaf has no such members, so golden
-// comparisons must ignore "backend_used" and "feature_backends" (like "version" and "fps").
+// comparisons must ignore "backend_used", "feature_backends" and "feature_notes" (like "version"
+// and "fps").
 // They come last so that everything before them stays libvmaf's text.
 void write_backend_receipt(std::ostream& out, const ScoreTable& table) {
     const auto quoted = [](const std::string& text) { return nlohmann::json(text).dump(); };
@@ -91,6 +93,27 @@ void write_backend_receipt(std::ostream& out, const ScoreTable& table) {
     for (std::size_t r = 0; r < table.receipts.size(); ++r) {
         out << "\n    " << quoted(receipt_key(table, table.receipts[r])) << ": "
             << quoted(table.receipts[r].backend) << (r + 1 < table.receipts.size() ? "," : "");
+    }
+    out << "\n  }";
+}
+
+// vq's extension too, after "feature_backends" and under the same keys, only for the features
+// that report notes: their run counts, e.g. "feature_notes": {"cambi": {"order_dependent_frames": 2,
+// "order_dependent_scales": 2}} (the CUDA CAMBI's frames whose score may differ from the
+// reference's in the last digits, spec/cambi.md §15.3). Absent when no feature has notes.
+void write_receipt_notes(std::ostream& out, const ScoreTable& table) {
+    const auto quoted = [](const std::string& text) { return nlohmann::json(text).dump(); };
+    std::vector<const FeatureReceipt*> noted;
+    for (const FeatureReceipt& receipt : table.receipts)
+        if (!receipt.notes.empty()) noted.push_back(&receipt);
+    if (noted.empty()) return;
+    out << ",\n  \"feature_notes\": {";
+    for (std::size_t r = 0; r < noted.size(); ++r) {
+        out << "\n    " << quoted(receipt_key(table, *noted[r])) << ": {";
+        const auto& notes = noted[r]->notes;
+        for (std::size_t n = 0; n < notes.size(); ++n)
+            out << "\n      " << quoted(notes[n].name) << ": " << notes[n].count << (n + 1 < notes.size() ? "," : "");
+        out << "\n    }" << (r + 1 < noted.size() ? "," : "");
     }
     out << "\n  }";
 }
@@ -106,6 +129,7 @@ void write_json(std::ostream& out, const ScoreTable& table, const NumberStyle& s
     write_pooled(out, table, style);
     write_aggregates(out, table, style);
     write_backend_receipt(out, table);
+    write_receipt_notes(out, table);
     out << "\n}\n";
 }
 

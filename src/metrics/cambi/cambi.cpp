@@ -32,7 +32,8 @@ OptionSpec eotf_option(std::string key, std::string alias, std::string descripti
 }
 
 // Aliases are libvmaf's: they name the outputs of non-default options (§12). Options without
-// an alias of their own (topk, eotf) use their key; full_ref and heatmaps_path rename nothing.
+// an alias of their own (topk, eotf) use their key; full_ref, reference_order and heatmaps_path
+// rename nothing.
 std::vector<OptionSpec> option_table() {
     return {
         integer("window_size", 65, 15, 127, "ws",
@@ -57,6 +58,10 @@ std::vector<OptionSpec> option_table() {
         real("cambi_max_val", 1000.0, 0.0, 1000.0, "cmxv", "upper clip of every score"),
         {"full_ref", OptionType::boolean, false, 0, 0, {}, "",
          "also score the reference picture (cambi_source, cambi_full_reference)"},
+        {"reference_order", OptionType::boolean, false, 0, 0, {}, "",
+         "CUDA: where a top-k sum is too large for the reference's double sum to be exact, copy the "
+         "c-values back and pool them in the reference's order (its last digit, at a cost); the CPU "
+         "always does"},
         {"heatmaps_path", OptionType::text, std::string(), 0, 0, {}, "",
          "directory for per-scale c-value heatmaps (raw .gray and .png)"},
     };
@@ -82,6 +87,7 @@ Options Options::from(const OptionValues& values) {
     options.high_res_speedup = int(values.get_int("cambi_high_res_speedup"));
     options.max_val = values.get_double("cambi_max_val");
     options.full_ref = values.get_bool("full_ref");
+    options.reference_order = values.get_bool("reference_order");
     options.heatmaps_path = values.get_string("heatmaps_path");
     options.output_name = "cambi" + values.output_suffix();
     return options;

@@ -50,6 +50,7 @@ struct Options {
     int high_res_speedup = 0;
     double max_val = 1000.0;
     bool full_ref = false;
+    bool reference_order = false;  // CUDA: pool order-dependent scales as the reference (§15.3)
     std::string heatmaps_path;  // empty: no heatmaps
     std::string output_name = "cambi";  // §12: "cambi" plus the option suffix
 
@@ -87,6 +88,9 @@ struct Config {
     double topk = 0.6;  // the effective value (§2)
     double max_val = 1000.0;
     bool full_ref = false;
+    // The CUDA twin copies each scale whose top-k sum is order-dependent (§15.3) back and pools it
+    // in the reference's order. The CPU twin always pools so; it ignores this.
+    bool reference_order = false;
     PictureGeometry distorted;
     PictureGeometry reference;  // only scored with full_ref, but always validated (§3 step 6)
     std::string output_name;

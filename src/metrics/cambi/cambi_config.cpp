@@ -112,6 +112,7 @@ Config resolve_config(const Options& options, const VideoFormat& format) {
     config.output_name = options.output_name;
     config.heatmaps_path = options.heatmaps_path;
     config.full_ref = options.full_ref;
+    config.reference_order = options.reference_order;
     config.max_val = options.max_val;
     config.topk = options.topk != 0.6 ? options.topk : options.cambi_topk;
 

@@ -138,6 +138,7 @@ struct TopKPlane {
     int first_block = 0;
     int blocks = 0;
     unsigned long long* sum = nullptr;  // result: Σ of the k largest · 2^24, two words, low first
+    unsigned* order_dependent = nullptr;  // result: 1 where §15.3's condition fails, else 0
 };
 
 struct TopKParams {
@@ -152,5 +153,21 @@ inline constexpr std::size_t top_k_chunk = 32 * top_k_threads;  // elements per 
 // Device scratch for the selection, zeroed by the pipeline before every frame.
 std::size_t top_k_scratch_bytes();
 void launch_top_k(const TopKParams& params, void* scratch, cudaStream_t stream);
+
+// ---- reference_order=true: the planes whose sum is order-dependent, back to the host ----
+
+struct ReadbackPlane {
+    const float* c = nullptr;
+    std::uint64_t count = 0;
+    const unsigned* order_dependent = nullptr;  // the top-k stage's flag: copy only if set
+    float* host = nullptr;  // pinned host memory, written by the kernel (unified addressing)
+};
+
+struct ReadbackParams {
+    ReadbackPlane planes[max_planes];
+    int plane_count = 0;
+};
+
+void launch_readback(const ReadbackParams& params, cudaStream_t stream);
 
 }  // namespace vq::cambi::gpu

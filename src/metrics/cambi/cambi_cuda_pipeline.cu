@@ -1,13 +1,17 @@
 // CAMBI, CUDA twin: allocation of the run's device planes and tables, the order of the stages in
 // a frame, and the host arithmetic of the scores. Per frame, both pictures go through each launch
 // together: two memsets, [input check,] conversion, mask, five scales, c-values and three top-k
-// passes, replayed as one CUDA graph; nothing is allocated or copied back.
+// passes, replayed as one CUDA graph; nothing is allocated or copied back, except, with
+// reference_order=true, the planes whose top-k sum is order-dependent (§15.3).
 #include "metrics/cambi/cambi_cuda_pipeline.hpp"
 
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <span>
+#include <stdexcept>
 
+#include "metrics/cambi/cambi_cpu.hpp"
 #include "metrics/cambi/cambi_lut.hpp"
 
 namespace vq::cambi {
@@ -58,15 +62,20 @@ double exact_top_k_mean(u128 sum, std::uint64_t k) {
     return std::ldexp(double(significand), exponent + 2 - 24);  // undo the 2^24 fixed point
 }
 
-double picture_score(const CudaBlock& block, int picture, const Config& config) {
+double picture_score(const CudaBlock& block, int picture, const Config& config, float* copied) {
     const PictureGeometry& g = picture == 0 ? config.distorted : config.reference;
     const auto sizes = scale_sizes(g.width, g.height, g.speedup);
     std::array<double, num_scales> pooled{};
     for (int s = 0; s < num_scales; ++s) {
-        const auto& words = block.top_k_sums[picture][s];
-        const u128 sum = u128(words[1]) << 64 | words[0];
         const std::size_t n = std::size_t(sizes[std::size_t(s)][0]) * std::size_t(sizes[std::size_t(s)][1]);
-        pooled[std::size_t(s)] = exact_top_k_mean(sum, top_k_count(n, config.topk));
+        if (copied && block.order_dependent[picture][s]) {
+            pooled[std::size_t(s)] = top_k_mean(std::span(copied, n), config.topk);
+        } else {
+            const auto& words = block.top_k_sums[picture][s];
+            const u128 sum = u128(words[1]) << 64 | words[0];
+            pooled[std::size_t(s)] = exact_top_k_mean(sum, top_k_count(n, config.topk));
+        }
+        if (copied) copied += n;
     }
     return combine_scales(pooled, g.window);
 }
@@ -163,8 +172,26 @@ void CudaPipeline::prepare_stage_params() {
     tk.total_blocks = top_k_blocks;
 }
 
+// Allocated outside any capture (a graph cannot record an allocation), before the block's first
+// frame; the graphs hold the area's address, which stays the block's.
+float* CudaPipeline::readback_for(const CudaBlock* device_block) {
+    for (const Readback& readback : readbacks_)
+        if (readback.block == device_block) return readback.planes.data();
+    std::size_t count = 0;
+    for (int p = 0; p < pictures_; ++p) count += c_value_count(p);
+    readbacks_.push_back({device_block, cuda::PinnedArray<float>(count)});
+    return readbacks_.back().planes.data();
+}
+
+float* CudaPipeline::copied_planes(const CudaBlock* device_block, int picture) const {
+    for (const Readback& readback : readbacks_)
+        if (readback.block == device_block) return readback.planes.data() + (picture == 0 ? 0 : c_value_count(0));
+    throw std::logic_error("CudaPipeline::copied_planes: no frame was enqueued with this block");
+}
+
 void CudaPipeline::enqueue(const cuda::DeviceFrame& frame, CudaBlock* device_block, cudaStream_t stream,
                            const StageEvents* events) {
+    if (config_.reference_order) readback_for(device_block);
     if (use_graphs_ && !events)
         if (const cuda::GraphExec* graph = graph_for(frame, device_block, stream)) {
             graph->launch(stream);
@@ -248,8 +275,25 @@ void CudaPipeline::launch_stages(const cuda::DeviceFrame& frame, CudaBlock* devi
     gpu::TopKParams top_k = top_k_params_;
     for (int p = 0; p < pictures_; ++p)
         for (int s = 0; s < num_scales; ++s) top_k.planes[p * num_scales + s].sum = device_block->top_k_sums[p][s];
+    for (int p = 0; p < pictures_; ++p)
+        for (int s = 0; s < num_scales; ++s)
+            top_k.planes[p * num_scales + s].order_dependent = &device_block->order_dependent[p][s];
     gpu::launch_top_k(top_k, top_k_scratch_.data(), stream);
+    if (config_.reference_order) launch_readback(device_block, top_k, stream);
     mark(5);
+}
+
+// After the top-k stage, whose flags it reads: each flagged plane into the block's pinned area.
+void CudaPipeline::launch_readback(const CudaBlock* device_block, const gpu::TopKParams& top_k,
+                                   cudaStream_t stream) {
+    gpu::ReadbackParams readback;
+    float* host = readback_for(device_block);
+    for (int i = 0; i < top_k.plane_count; ++i) {
+        const gpu::TopKPlane& plane = top_k.planes[i];
+        readback.planes[readback.plane_count++] = {plane.c, plane.count, plane.order_dependent, host};
+        host += plane.count;
+    }
+    gpu::launch_readback(readback, stream);
 }
 
 std::vector<std::uint16_t> CudaPipeline::converted(int picture) const {

@@ -25,14 +25,20 @@ struct CudaBlock {
     unsigned long long top_k_sums[gpu::max_pictures][num_scales][2];
     // §6.1: the largest input luma sample of each picture; computed for bit depths 9..15 only.
     unsigned largest_sample[gpu::max_pictures];
+    // [picture][scale]: 1 where §15.3's condition fails, so that the reference's double sum may
+    // differ from the exact one in the last bits; 0 elsewhere.
+    unsigned order_dependent[gpu::max_pictures][num_scales];
 };
 
 // §11.1 from the exact sum: sum · 2^-24 / k rounded once to double (the reference's value
 // whenever its own double sum is exact, §15.3).
 double exact_top_k_mean(unsigned __int128 sum, std::uint64_t k);
 
-// §11.1–11.2: a picture's score (before the cambi_max_val clamp) from the block.
-double picture_score(const CudaBlock& block, int picture, const Config& config);
+// §11.1–11.2: a picture's score (before the cambi_max_val clamp) from the block. With
+// `copied` (reference_order=true: the picture's c-value planes as CudaPipeline::copied_planes
+// gives them), each order-dependent scale is pooled by the CPU twin's top_k_mean, in the
+// reference's order (it permutes the copy); every other scale by its exact mean.
+double picture_score(const CudaBlock& block, int picture, const Config& config, float* copied = nullptr);
 
 // Events the pipeline records around its stages when asked (benchmarks).
 enum class Stage { convert, mask, scales, c_values, top_k };
@@ -53,11 +59,19 @@ public:
     CudaPipeline& operator=(const CudaPipeline&) = delete;
 
     // One frame's work, on `stream`, without any host wait; writes *device_block. With `events`
-    // the stages are launched one by one (no graph), with an event recorded around each.
+    // the stages are launched one by one (no graph), with an event recorded around each. With
+    // reference_order, the order-dependent planes are also copied into the block's pinned area
+    // (copied_planes).
     void enqueue(const cuda::DeviceFrame& frame, CudaBlock* device_block, cudaStream_t stream,
                  const StageEvents* events = nullptr);
 
     int pictures() const { return pictures_; }
+
+    // reference_order=true: a picture's c-value planes as the last frame enqueued with
+    // `device_block` copied them (every scale back to back, as copy_c_values; only the flagged
+    // planes are written). Valid once that frame is done, until `device_block` is enqueued again.
+    // One pinned area per block address, made when the block is first enqueued.
+    float* copied_planes(const CudaBlock* device_block, int picture) const;
 
     // The planes the last frame left, copied back synchronously (tests).
     std::vector<std::uint16_t> converted(int picture) const;
@@ -100,10 +114,18 @@ private:
         cuda::GraphExec executable;
     };
 
+    // reference_order=true: where a block's frames copy their order-dependent planes.
+    struct Readback {
+        const CudaBlock* block;
+        cuda::PinnedArray<float> planes;  // both pictures' planes, back to back
+    };
+
     void launch_stages(const cuda::DeviceFrame& frame, CudaBlock* device_block, cudaStream_t stream,
                        const StageEvents* events);
+    void launch_readback(const CudaBlock* device_block, const gpu::TopKParams& top_k, cudaStream_t stream);
     const cuda::GraphExec* graph_for(const cuda::DeviceFrame& frame, CudaBlock* device_block, cudaStream_t stream);
     const PictureGeometry& geometry(int picture) const;
+    float* readback_for(const CudaBlock* device_block);
     void allocate(cudaStream_t stream);
     void prepare_stage_params();
 
@@ -113,6 +135,7 @@ private:
     int tile_rows_;
     bool use_graphs_;
     std::vector<Graph> graphs_;
+    std::vector<Readback> readbacks_;
     std::array<PlaneArrays, gpu::max_pictures> arrays_;
     cuda::DeviceArray<float> reciprocal_;  // the §14 table
     cuda::DeviceBuffer top_k_scratch_;     // the selection's state (opaque here), zeroed every frame

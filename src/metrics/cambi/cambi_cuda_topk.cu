@@ -11,7 +11,9 @@
 // Σ (values above t) + (k - #above)·t. The third pass adds the values above t's top 24 bits;
 // the values sharing those bits and above t are each exactly a bin's value times its count.
 // The host divides the exact sum by k with one rounding (cambi_cuda_pipeline.cu), which is what
-// the reference's sequential double sum gives whenever that sum is exact (§15.3).
+// the reference's sequential double sum gives whenever that sum is exact (§15.3). Whether it is
+// exact is decided here (cambi_exact_sum.hpp) and flagged per plane: from t, or, when t = 0, from
+// the smallest non-zero value, whose top 16 bits the first pass's histogram already holds.
 //
 // Each pass is one launch over all planes; the last block of a plane to finish (a counter per
 // plane and level) does that plane's selection, so no launch is spent on it.
@@ -20,6 +22,7 @@
 #include "cuda/block_sum.cuh"
 #include "cuda/check.hpp"
 #include "metrics/cambi/cambi_cuda_kernels.cuh"
+#include "metrics/cambi/cambi_exact_sum.hpp"
 
 namespace vq::cambi::gpu {
 namespace {
@@ -32,7 +35,7 @@ struct SelectState {
     unsigned arrived[3];  // blocks of the plane done, per pass
     unsigned rank;        // how many of the k largest lie at or below the bits found so far
     unsigned prefix;      // the bits of t found so far: top 16 after pass 0, top 24 after pass 1
-    unsigned padding;
+    unsigned smallest_top;  // top 16 bits of the plane's smallest non-zero value (pass 0), 0: none
     unsigned long long above[2];  // Σ·2^24 of the values above t's top 24 bits (pass 2)
 };
 
@@ -139,6 +142,19 @@ __device__ void select(const TopKPlane& plane, SelectState& state, Scratch& scra
     const unsigned rank = Pass == 0 ? unsigned(plane.k) : state.rank;
     int first = 0, last = 0;
     const Selection s = select_bin<Traits::bins>(histogram, rank, first, last);
+    if constexpr (Pass == 0) {
+        // The lowest non-empty bin above the zeros' (bin 0): the smallest non-zero value's top bits.
+        __shared__ unsigned lowest;
+        if (threadIdx.x == 0) lowest = Traits::bins;
+        __syncthreads();
+        for (int b = max(first, 1); b < last; ++b)
+            if (__ldcg(histogram + b)) {
+                atomicMin(&lowest, unsigned(b));
+                break;
+            }
+        __syncthreads();
+        if (threadIdx.x == 0) state.smallest_top = lowest < Traits::bins ? Traits::prefix_after(0, lowest) : 0;
+    }
     if constexpr (Pass < 2) {
         if (threadIdx.x == 0) {
             state.prefix = Traits::prefix_after(state.prefix, s.bin);
@@ -153,10 +169,11 @@ __device__ void select(const TopKPlane& plane, SelectState& state, Scratch& scra
         if (threadIdx.x == 0) {
             const cuda::uint128 above =
                 cuda::uint128(__ldcg(&state.above[1])) << 64 | cuda::uint128(__ldcg(&state.above[0]));
-            const cuda::uint128 total =
-                above + shared_prefix + cuda::uint128(rank - s.above) * fixed_point(state.prefix << 8 | s.bin);
+            const unsigned t = state.prefix << 8 | s.bin;
+            const cuda::uint128 total = above + shared_prefix + cuda::uint128(rank - s.above) * fixed_point(t);
             plane.sum[0] = (unsigned long long)total;
             plane.sum[1] = (unsigned long long)(total >> 64);
+            *plane.order_dependent = top_k_sum_is_exact(total, t, __ldcg(&state.smallest_top)) ? 0u : 1u;
         }
     }
 }

@@ -1,4 +1,4 @@
-// GPU time per frame of a CUDA twin (CIEDE2000, PSNR) in steady state: CUDA events around 20
+// GPU time per frame of a CUDA twin (VIF, ADM, motion, PSNR, CIEDE2000) in steady state: CUDA events around 20
 // frames enqueued back to back on one stream, as the executor enqueues them; the frame pair is
 // already on the device (uploads are timed end to end by scripts/bench_cli.sh).
 //
@@ -61,7 +61,7 @@ void gpu_feature(benchmark::State& state, const std::string& name, int width, in
 }
 
 [[maybe_unused]] const bool registered = [] {
-    for (const char* name : {"ciede", "psnr"})
+    for (const char* name : {"vif", "adm", "motion", "psnr", "ciede"})
         for (const auto& [label, w, h] : {std::tuple{"1080p", 1920, 1080}, std::tuple{"4K", 3840, 2160}})
             benchmark::RegisterBenchmark((std::string("GpuFeature/") + name + "/" + label).c_str(), gpu_feature,
                                          std::string(name), w, h)

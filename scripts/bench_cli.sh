@@ -13,10 +13,10 @@
 #   scripts/bench_cli.sh [--feature F ...] [--suite cpu] [--content "natural banded"]
 #                        [--sizes "1920x1080 3840x2160"] [--threads "1 2"] [--frames N] [--small 4]
 #                        [--runs 3] [--long 20] [--backend cpu] [--reference PATH|none] [--no-ref]
-#                        [--floor]
+#                        [--floor] [--metrics "psnr cambi ciede vmaf"]
 #
 # --feature F (repeatable) times one run of every F together; --suite cpu times each of its
-# features on its own (the vmaf row is -m version=vmaf_v0.6.1 when vq has --model, else vq's
+# features (--metrics, default all four) on its own (the vmaf row is -m version=vmaf_v0.6.1 when vq has --model, else vq's
 # vif, adm and motion features). --frames N replaces the per-size defaults (60 at 1080p, 24 at
 # 4K). --threads 0 means vq's default (every core; the reference is then not run: its 0 means
 # no pool). --reference defaults to ../shared/tools/vmaf-ref/vmaf when present; "none" skips it.
@@ -31,11 +31,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 runs=3 long=20 small=4 frames="" threads="1 2" sizes="1920x1080 3840x2160" backend=cpu
-contents="" floor=0 noref=0 suite="" reference=auto
+contents="" floor=0 noref=0 suite="" reference=auto metrics="psnr cambi ciede vmaf"
 combined=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --suite) suite=$2; shift 2 ;;
+    --metrics) metrics=$2; shift 2 ;;
     --feature) combined+=("$2"); shift 2 ;;
     --content) contents=$2; shift 2 ;;
     --runs) runs=$2; shift 2 ;;
@@ -82,8 +83,12 @@ if [ ${#combined[@]} -gt 0 ] || [ -z "$suite" ]; then
   add_group "$label" "$v" "$r"
 fi
 if [ "$suite" = cpu ]; then
-  for f in psnr cambi ciede; do add_group "$f" "--feature $f" "--no_prediction --feature $f"; done
-  if "$vq" --help 2>&1 | grep -q -- "--model"; then
+  for f in psnr cambi ciede; do
+    [[ " $metrics " == *" $f "* ]] && add_group "$f" "--feature $f" "--no_prediction --feature $f"
+  done
+  if [[ " $metrics " != *" vmaf "* ]]; then
+    :
+  elif "$vq" --help 2>&1 | grep -q -- "--model"; then
     add_group vmaf "-m version=vmaf_v0.6.1" "-m version=vmaf_v0.6.1"
   elif vq_has_feature vif && vq_has_feature adm && vq_has_feature motion; then
     add_group "vif+adm+motion" "--feature vif --feature adm --feature motion" \

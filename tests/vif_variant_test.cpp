@@ -7,6 +7,8 @@
 #include <random>
 #include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -43,6 +45,28 @@ TEST(VifLog2Table, MatchesAppendixA) {
 TEST(VifLog2Table, FixedLog2AtPowersOfTwo) {
     for (int bit = 17; bit < 48; ++bit)
         EXPECT_EQ(vif::fixed_log2(std::uint64_t(1) << bit), 2048 * bit) << bit;
+}
+
+// Each variant's own evaluation of L(v) reads every table entry (index 32767 is never read:
+// v >> k always keeps the leading one at bit 15) exactly as the table holds it: at the entry's
+// index itself, with every lower bit set, and scaled far up.
+TEST(VifLog2Table, EveryVariantEvaluatesEveryEntry) {
+    std::vector<double> values;
+    for (int i = 32768; i < 65536; ++i)
+        for (const auto& [shift, low_bits] : {std::pair{2, 0}, {2, 3}, {20, (1 << 20) - 1}, {37, 0}})
+            values.push_back(double((std::uint64_t(i) << shift) + std::uint64_t(low_bits)));
+    std::vector<std::int64_t> expected(values.size()), actual(values.size());
+    for (std::size_t i = 0; i < values.size(); ++i) expected[i] = vif::fixed_log2(std::uint64_t(values[i]));
+    for (const vif::Kernels& kernels : vif::available_kernels()) {
+        std::fill(actual.begin(), actual.end(), -1);
+        kernels.fixed_log2(values.data(), actual.data(), values.size());
+        int mismatches = 0;
+        for (std::size_t i = 0; i < values.size(); ++i)
+            if (actual[i] != expected[i] && ++mismatches <= 10)
+                ADD_FAILURE() << kernels.instruction_set << " L(" << std::uint64_t(values[i]) << ") = "
+                              << actual[i] << ", table gives " << expected[i];
+        EXPECT_EQ(mismatches, 0) << kernels.instruction_set;
+    }
 }
 
 // A plane pattern by name: what the variants must agree on.

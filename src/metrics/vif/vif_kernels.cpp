@@ -51,6 +51,14 @@ namespace avx512 {
 #pragma GCC pop_options
 #endif
 
+namespace {
+
+void plain_fixed_log2(const double* values, std::int64_t* out, std::size_t count) {
+    for (std::size_t i = 0; i < count; ++i) out[i] = fixed_log2(std::uint64_t(values[i]));
+}
+
+}  // namespace
+
 std::span<const Kernels> available_kernels() {
     static const std::vector<Kernels> variants = [] {
         std::vector<Kernels> found;
@@ -60,15 +68,15 @@ std::span<const Kernels> available_kernels() {
             found.push_back({"avx512", avx512::statistics_any_scale<std::uint8_t>,
                              avx512::statistics_any_scale<std::uint16_t>,
                              avx512::decimate_any_scale<std::uint8_t>,
-                             avx512::decimate_any_scale<std::uint16_t>});
+                             avx512::decimate_any_scale<std::uint16_t>, avx512::fixed_log2_of});
         if (__builtin_cpu_supports("avx2"))
             found.push_back({"avx2", avx2::statistics_any_scale<std::uint8_t>,
                              avx2::statistics_any_scale<std::uint16_t>,
                              avx2::decimate_any_scale<std::uint8_t>,
-                             avx2::decimate_any_scale<std::uint16_t>});
+                             avx2::decimate_any_scale<std::uint16_t>, avx2::fixed_log2_of});
 #endif
         found.push_back({"plain", scale_statistics<std::uint8_t>, scale_statistics<std::uint16_t>,
-                         decimate<std::uint8_t>, decimate<std::uint16_t>});
+                         decimate<std::uint8_t>, decimate<std::uint16_t>, plain_fixed_log2});
         return found;
     }();
     return variants;

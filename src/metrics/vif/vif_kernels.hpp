@@ -3,6 +3,7 @@
 // one this CPU supports against them).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 
@@ -18,12 +19,17 @@ template <typename Sample>
 using DecimateFunction = void (*)(const PlaneView<Sample>& source, int destination_scale, int bits,
                                   std::uint16_t* out);
 
+// L(v) of spec §2.5 for each of `count` doubles holding integers in [2^17, 2^53): the variant's
+// own evaluation of the log2 table, exposed so that tests can compare it with the table.
+using Log2Function = void (*)(const double* values, std::int64_t* out, std::size_t count);
+
 struct Kernels {
     const char* instruction_set;
     StatisticsFunction<std::uint8_t> statistics_8bit;
     StatisticsFunction<std::uint16_t> statistics_16bit;
     DecimateFunction<std::uint8_t> decimate_8bit;
     DecimateFunction<std::uint16_t> decimate_16bit;
+    Log2Function fixed_log2;
 
     ScaleSums statistics(const PlaneView<std::uint8_t>& ref, const PlaneView<std::uint8_t>& dist,
                          int scale, int bits, double gain_limit) const {

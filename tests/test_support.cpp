@@ -1,6 +1,9 @@
 #include "test_support.hpp"
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -33,11 +36,22 @@ std::optional<std::filesystem::path> fixtures_dir() {
         const auto shared = shared_dir();
         if (!shared) return;
         const std::filesystem::path dest = configured("VQ_TEST_BINARY_DIR", VQ_BINARY_DIR) / "fixtures";
+        // ctest runs tests in parallel processes: one unpacks while the others wait on the lock
+        // (two unpacking at once made one fail and its test skip).
+        std::error_code error;
+        std::filesystem::create_directories(dest.parent_path(), error);
+        const int lock = ::open((dest.string() + ".lock").c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+        if (lock >= 0) ::flock(lock, LOCK_EX);
+        const struct Unlock {
+            int fd;
+            ~Unlock() {
+                if (fd >= 0) ::close(fd);  // closing releases the lock
+            }
+        } unlock{lock};
         // unpack.sh verifies every file's checksum, about a second; ctest runs each test in its
         // own process, so a stamp newer than the manifest records a verified unpack.
         const auto manifest = *shared / "fixtures" / "MANIFEST.sha256";
         const auto stamp = dest / ".verified";
-        std::error_code error;
         if (std::filesystem::exists(stamp) &&
             std::filesystem::last_write_time(stamp, error) >= std::filesystem::last_write_time(manifest, error)) {
             result = dest;

@@ -18,7 +18,7 @@
 // device computes x^7 as float(pow(double(x), 7)) instead (ciede_math.hpp single_pow7), which
 // differs from glibc's powf in about 0.07% of arguments; those pixels get a ΔE an ulp or two off. Measured on an H200 with CUDA's powf: frame scores
 // within 2.7e-10 of the CPU twin on every fixture, 7.4e-13 on random pictures
-// (tests/cuda_ciede_parity_test.cu, tests/cuda_ciede_math_test.cu).
+// (tests/ciede_cuda_parity_test.cu, tests/ciede_cuda_math_test.cu).
 //
 // Speed. The Y'CbCr -> Lab conversion costs six double pow calls per colour, twelve per pixel.
 // For 8-bit input prepare() therefore converts all 2^24 code triples once, on the device, with the

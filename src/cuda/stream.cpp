@@ -12,7 +12,9 @@ Stream::~Stream() {
 
 void Stream::wait(cudaEvent_t event) const { VQ_CUDA_CHECK(cudaStreamWaitEvent(handle_, event, 0)); }
 
-void Stream::synchronize() const { VQ_CUDA_CHECK(cudaStreamSynchronize(handle_)); }
+void Stream::synchronize() const { cuda::synchronize(handle_); }
+
+void synchronize(cudaStream_t stream) { VQ_CUDA_CHECK(cudaStreamSynchronize(stream)); }
 
 Event::Event(Timing timing) {
     const unsigned flags = cudaEventBlockingSync | (timing == Timing::on ? 0u : unsigned(cudaEventDisableTiming));

@@ -31,6 +31,10 @@ private:
     cudaStream_t handle_ = nullptr;
 };
 
+// Blocks the calling thread until everything enqueued on `stream` so far is done; throws its
+// error. For a stream the caller does not own (a feature's prepare() with host data on its stack).
+void synchronize(cudaStream_t stream);
+
 // An event, timing only when asked (timing costs a little on every record). A host that waits on
 // it sleeps instead of spinning, since the CPU backend may be computing other features on the same
 // cores meanwhile.

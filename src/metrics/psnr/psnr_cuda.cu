@@ -7,6 +7,7 @@
 #include "cuda/block_sum.cuh"
 #include "cuda/check.hpp"
 #include "cuda/cuda_feature.hpp"
+#include "cuda/memory.hpp"
 #include "metrics/psnr/psnr.hpp"
 
 namespace vq::psnr {
@@ -58,7 +59,7 @@ public:
 
     void enqueue(const cuda::DeviceFrame& frame, std::byte* device_block, cudaStream_t stream) override {
         auto* sse = reinterpret_cast<unsigned long long*>(device_block + offsetof(Block, sse));
-        VQ_CUDA_CHECK(cudaMemsetAsync(device_block, 0, sizeof(Block), stream));
+        cuda::zero_async(device_block, sizeof(Block), stream);
         FramePlanes planes{};
         std::size_t largest = 0;
         for (int p = 0; p < scorer_.plane_count(); ++p) {

@@ -15,6 +15,7 @@
 #include "cuda/check.hpp"
 #include "cuda/cuda_feature.hpp"
 #include "cuda/memory.hpp"
+#include "cuda/stream.hpp"
 #include "metrics/vif/vif.hpp"
 #include "metrics/vif/vif_tables.hpp"
 
@@ -234,24 +235,22 @@ public:
         std::uint16_t filters[scale_count][max_taps] = {};
         for (int s = 0; s < scale_count; ++s)
             for (int k = 0; k < filter(s).taps; ++k) filters[s][k] = filter(s).coefficients[k];
-        VQ_CUDA_CHECK(cudaMemcpyToSymbol(device_filters, filters, sizeof(filters)));
-        const auto table = log2_table();
-        log2_table_ = cuda::DeviceBuffer(table.size_bytes());
-        VQ_CUDA_CHECK(cudaMemcpyAsync(log2_table_.data(), table.data(), table.size_bytes(), cudaMemcpyHostToDevice,
-                                      stream));
+        cuda::copy_to_symbol_async(device_filters, filters, stream);
+        cuda::synchronize(stream);  // `filters` lives on this stack frame
+        log2_table_ = cuda::to_device(log2_table());
         // Scales 1..3 of both pictures, each floor-halved from the one before.
         int width = format_.width, height = format_.height;
         for (int s = 1; s < scale_count; ++s) {
             width /= 2;
             height /= 2;
-            const std::size_t bytes = std::size_t(width) * std::size_t(height) * sizeof(std::uint16_t);
-            scales_[s - 1] = {cuda::DeviceBuffer(bytes), cuda::DeviceBuffer(bytes), width, height};
+            const std::size_t samples = std::size_t(width) * std::size_t(height);
+            scales_[s - 1] = {cuda::DeviceArray<std::uint16_t>(samples), cuda::DeviceArray<std::uint16_t>(samples),
+                              width, height};
         }
-        VQ_CUDA_CHECK(cudaStreamSynchronize(stream));  // `table` is host memory of this call's lifetime
     }
 
     void enqueue(const cuda::DeviceFrame& frame, std::byte* device_block, cudaStream_t stream) override {
-        VQ_CUDA_CHECK(cudaMemsetAsync(device_block, 0, sizeof(Block), stream));
+        cuda::zero_async(device_block, sizeof(Block), stream);
         if (format_.bit_depth > 8)
             enqueue_pyramid(reinterpret_cast<const std::uint16_t*>(frame.reference),
                             reinterpret_cast<const std::uint16_t*>(frame.distorted), device_block, stream);
@@ -262,18 +261,14 @@ public:
 
 private:
     struct ScaleImages {
-        cuda::DeviceBuffer ref, dist;
+        cuda::DeviceArray<std::uint16_t> ref, dist;
         int width = 0, height = 0;
-        const std::uint16_t* ref_samples() const { return reinterpret_cast<const std::uint16_t*>(ref.data()); }
-        const std::uint16_t* dist_samples() const { return reinterpret_cast<const std::uint16_t*>(dist.data()); }
-        std::uint16_t* ref_out() { return reinterpret_cast<std::uint16_t*>(ref.data()); }
-        std::uint16_t* dist_out() { return reinterpret_cast<std::uint16_t*>(dist.data()); }
     };
 
     template <typename Sample>
     void enqueue_pyramid(const Sample* ref, const Sample* dist, std::byte* device_block, cudaStream_t stream) {
         auto* sums = reinterpret_cast<ScaleSums*>(device_block);
-        const auto* table = reinterpret_cast<const std::uint16_t*>(log2_table_.data());
+        const std::uint16_t* table = log2_table_.data();
         const double gain_limit = scorer_.options().enhancement_gain_limit;
         const int w = format_.width, h = format_.height, bits = format_.bit_depth;
         if (!scorer_.options().skip_scale0) {
@@ -282,8 +277,8 @@ private:
             VQ_CUDA_CHECK_LAUNCH(scale_statistics<0>);
         }
         ScaleImages& s1 = scales_[0];
-        decimate<1><<<tiles(s1.width, s1.height, 2), tile_threads, 0, stream>>>(ref, dist, w, h, bits, s1.ref_out(),
-                                                                                s1.dist_out());
+        decimate<1><<<tiles(s1.width, s1.height, 2), tile_threads, 0, stream>>>(ref, dist, w, h, bits, s1.ref.data(),
+                                                                                s1.dist.data());
         VQ_CUDA_CHECK_LAUNCH(decimate<1>);
         enqueue_scale<1>(table, gain_limit, sums, stream);
         enqueue_scale<2>(table, gain_limit, sums, stream);
@@ -297,17 +292,17 @@ private:
         if constexpr (Scale > 1) {
             const ScaleImages& source = scales_[Scale - 2];
             decimate<Scale><<<tiles(here.width, here.height, 2), tile_threads, 0, stream>>>(
-                source.ref_samples(), source.dist_samples(), source.width, source.height, 16, here.ref_out(),
-                here.dist_out());
+                source.ref.data(), source.dist.data(), source.width, source.height, 16, here.ref.data(),
+                here.dist.data());
             VQ_CUDA_CHECK_LAUNCH(decimate<Scale>);
         }
         scale_statistics<Scale><<<statistics_tiles(here.width, here.height), tile_threads, 0, stream>>>(
-            here.ref_samples(), here.dist_samples(), here.width, here.height, 16, gain_limit, table, sums + Scale);
+            here.ref.data(), here.dist.data(), here.width, here.height, 16, gain_limit, table, sums + Scale);
         VQ_CUDA_CHECK_LAUNCH(scale_statistics<Scale>);
     }
 
     VideoFormat format_;
-    cuda::DeviceBuffer log2_table_;
+    cuda::DeviceArray<std::uint16_t> log2_table_;
     ScaleImages scales_[scale_count - 1];
 };
 

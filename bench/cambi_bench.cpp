@@ -33,10 +33,14 @@ void cambi_frame(benchmark::State& state, int width, int height, test::Content c
     }
 }
 
-BENCHMARK_CAPTURE(cambi_frame, banded_1080p, 1920, 1080, test::Content::banded)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(cambi_frame, banded_4k, 3840, 2160, test::Content::banded)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(cambi_frame, grainy_1080p, 1920, 1080, test::Content::grainy)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(cambi_frame, grainy_4k, 3840, 2160, test::Content::grainy)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(cambi_frame, banded_1080p, 1920, 1080, test::Content::banded)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(cambi_frame, banded_4k, 3840, 2160, test::Content::banded)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(cambi_frame, grainy_1080p, 1920, 1080, test::Content::grainy)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(cambi_frame, grainy_4k, 3840, 2160, test::Content::grainy)
+    ->Unit(benchmark::kMillisecond);
 
 // Stage benchmarks on the grainy 1080p frame's scale 0 (ws 33, the default thresholds).
 struct Scale0 {

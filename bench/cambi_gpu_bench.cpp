@@ -30,15 +30,18 @@ void run(benchmark::State& state, int width, int height, int bit_depth, test::Co
          const std::string& options_text, int tile_rows, bool graphs) {
     Options options;
     options.full_ref = options_text.find("full_ref") != std::string::npos;
-    options.high_res_speedup = options_text.find("hrs") != std::string::npos ? (height >= 2160 ? 2160 : 1080) : 0;
-    const Picture picture = test::make_picture({width, height, bit_depth, ChromaFormat::yuv420}, content, seed);
+    options.high_res_speedup =
+        options_text.find("hrs") != std::string::npos ? (height >= 2160 ? 2160 : 1080) : 0;
+    const Picture picture =
+        test::make_picture({width, height, bit_depth, ChromaFormat::yuv420}, content, seed);
     const VideoFormat& format = picture.format();
     const Config config = resolve_config(options, format);
 
     const cuda::Stream stream;
     cuda::DeviceBuffer frame_memory(format.frame_bytes());
     cuda::copy(frame_memory.data(), picture.data(), format.frame_bytes());
-    const cuda::DeviceFrame frame{format, config.full_ref ? frame_memory.data() : nullptr, frame_memory.data()};
+    const cuda::DeviceFrame frame{format, config.full_ref ? frame_memory.data() : nullptr,
+                                  frame_memory.data()};
     CudaPipeline pipeline(config, format, stream.get(), tile_rows, graphs);
     constexpr int ring = 4;
     cuda::DeviceArray<CudaBlock> blocks(ring);
@@ -52,18 +55,22 @@ void run(benchmark::State& state, int width, int height, int bit_depth, test::Co
     constexpr int frames_per_iteration = 20;
     for (auto _ : state) {
         start.record(stream);
-        for (int i = 0; i < frames_per_iteration; ++i) pipeline.enqueue(frame, block + i % ring, stream.get());
+        for (int i = 0; i < frames_per_iteration; ++i)
+            pipeline.enqueue(frame, block + i % ring, stream.get());
         stop.record(stream);
-        state.SetIterationTime(double(cuda::elapsed_milliseconds(start, stop)) / 1000.0 / frames_per_iteration);
+        state.SetIterationTime(double(cuda::elapsed_milliseconds(start, stop)) / 1000.0 /
+                               frames_per_iteration);
     }
     // One more frame with events between the stages, queued behind a few frames so that the GPU
     // is busy while the host launches its stages one by one (no launch gaps in the stage times).
     for (int i = 0; i < 3; ++i) pipeline.enqueue(frame, block + i % ring, stream.get());
     pipeline.enqueue(frame, block + 3, stream.get(), &stages);
     stream.synchronize();
-    const char* names[stage_count] = {"convert_ms", "mask_ms", "scales_ms", "c_values_ms", "top_k_ms"};
+    const char* names[stage_count] = {"convert_ms", "mask_ms", "scales_ms", "c_values_ms",
+                                      "top_k_ms"};
     for (int s = 0; s < stage_count; ++s)
-        state.counters[names[s]] = cuda::elapsed_milliseconds(stages[std::size_t(s)], stages[std::size_t(s + 1)]);
+        state.counters[names[s]] =
+            cuda::elapsed_milliseconds(stages[std::size_t(s)], stages[std::size_t(s + 1)]);
     state.counters["tile_rows"] = tile_rows;
     state.counters["graphs"] = graphs;
 }
@@ -82,10 +89,10 @@ void cambi_gpu(benchmark::State& state, int width, int height, int bit_depth, te
 }
 
 // A fixed count of 20-frame iterations: enough for a steady state, and seconds per benchmark.
-void add(const std::string& name, int width, int height, int bit_depth, test::Content content, const std::string& options,
-         int tile_rows, bool graphs) {
-    benchmark::RegisterBenchmark(("CambiGpu/" + name).c_str(), cambi_gpu, width, height, bit_depth, content,
-                                 options, tile_rows, graphs)
+void add(const std::string& name, int width, int height, int bit_depth, test::Content content,
+         const std::string& options, int tile_rows, bool graphs) {
+    benchmark::RegisterBenchmark(("CambiGpu/" + name).c_str(), cambi_gpu, width, height, bit_depth,
+                                 content, options, tile_rows, graphs)
         ->UseManualTime()
         ->Iterations(10)
         ->Unit(benchmark::kMillisecond);
@@ -101,13 +108,18 @@ void register_benchmarks() {
     for (const Size size : {Size{"1080p", 1920, 1080}, Size{"4K", 3840, 2160}}) {
         const std::string prefix = std::string(size.name) + "/";
         for (const int tile_rows : {8, 16, 32})
-            add(prefix + "banded_8bit/tile_rows:" + std::to_string(tile_rows), size.width, size.height, 8, test::Content::banded, "",
-                tile_rows, true);
-        add(prefix + "banded_8bit/launches", size.width, size.height, 8, test::Content::banded, "", rows, false);
-        add(prefix + "grainy_8bit", size.width, size.height, 8, test::Content::grainy, "", rows, true);
-        add(prefix + "banded_10bit", size.width, size.height, 10, test::Content::banded, "", rows, true);
-        add(prefix + "banded_8bit_full_ref", size.width, size.height, 8, test::Content::banded, "full_ref", rows, true);
-        add(prefix + "banded_8bit_hrs", size.width, size.height, 8, test::Content::banded, "hrs", rows, true);
+            add(prefix + "banded_8bit/tile_rows:" + std::to_string(tile_rows), size.width,
+                size.height, 8, test::Content::banded, "", tile_rows, true);
+        add(prefix + "banded_8bit/launches", size.width, size.height, 8, test::Content::banded, "",
+            rows, false);
+        add(prefix + "grainy_8bit", size.width, size.height, 8, test::Content::grainy, "", rows,
+            true);
+        add(prefix + "banded_10bit", size.width, size.height, 10, test::Content::banded, "", rows,
+            true);
+        add(prefix + "banded_8bit_full_ref", size.width, size.height, 8, test::Content::banded,
+            "full_ref", rows, true);
+        add(prefix + "banded_8bit_hrs", size.width, size.height, 8, test::Content::banded, "hrs",
+            rows, true);
     }
 }
 

@@ -54,7 +54,8 @@ std::optional<FramePair> fixture_pair(int tiles) {
 }
 
 FramePair noise_pair(int width, int height) {
-    const Picture ref = test::make_picture({width, height, 8, ChromaFormat::yuv420}, test::Content::noise, 7);
+    const Picture ref =
+        test::make_picture({width, height, 8, ChromaFormat::yuv420}, test::Content::noise, 7);
     return {ref, test::perturbed(ref, 4, 8)};
 }
 
@@ -71,10 +72,10 @@ void run(benchmark::State& state, const std::optional<FramePair>& pair) {
         feature->compute(*pair, std::as_writable_bytes(std::span(&block, 1)));
         benchmark::DoNotOptimize(block);
     }
-    state.counters["Mpixel/s"] = benchmark::Counter(
-        double(pair->reference.format().width) * pair->reference.format().height *
-            double(state.iterations()) / 1e6,
-        benchmark::Counter::kIsRate);
+    state.counters["Mpixel/s"] =
+        benchmark::Counter(double(pair->reference.format().width) *
+                               pair->reference.format().height * double(state.iterations()) / 1e6,
+                           benchmark::Counter::kIsRate);
 }
 
 // Σ ΔE00 pixel by pixel with the scalar functions, 4:2:0.
@@ -88,8 +89,8 @@ double scalar_delta_e_sum(const FramePair& pair) {
     double sum = 0;
     for (int row = 0; row < pair.reference.format().height; ++row)
         for (int col = 0; col < pair.reference.format().width; ++col)
-            sum += ciede::delta_e_2000(lab(pair.reference, row, col),
-                                       lab(pair.distorted, row, col));
+            sum +=
+                ciede::delta_e_2000(lab(pair.reference, row, col), lab(pair.distorted, row, col));
     return sum;
 }
 

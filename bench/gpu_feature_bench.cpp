@@ -1,6 +1,6 @@
-// GPU time per frame of a CUDA twin (VIF, ADM, motion, PSNR, CIEDE2000) in steady state: CUDA events around 20
-// frames enqueued back to back on one stream, as the executor enqueues them; the frame pair is
-// already on the device (uploads are timed end to end by scripts/bench_cli.sh).
+// GPU time per frame of a CUDA twin (VIF, ADM, motion, PSNR, CIEDE2000) in steady state: CUDA
+// events around 20 frames enqueued back to back on one stream, as the executor enqueues them; the
+// frame pair is already on the device (uploads are timed end to end by scripts/bench_cli.sh).
 //
 //   vq_bench --benchmark_filter=GpuFeature
 #if VQ_WITH_CUDA
@@ -42,9 +42,11 @@ void run(benchmark::State& state, const std::string& name, int width, int height
     constexpr int frames_per_iteration = 20;
     for (auto _ : state) {
         start.record(stream);
-        for (int i = 0; i < frames_per_iteration; ++i) twin.enqueue(frame, block.data(), stream.get());
+        for (int i = 0; i < frames_per_iteration; ++i)
+            twin.enqueue(frame, block.data(), stream.get());
         stop.record(stream);
-        state.SetIterationTime(double(cuda::elapsed_milliseconds(start, stop)) / 1000.0 / frames_per_iteration);
+        state.SetIterationTime(double(cuda::elapsed_milliseconds(start, stop)) / 1000.0 /
+                               frames_per_iteration);
     }
 }
 
@@ -62,9 +64,10 @@ void gpu_feature(benchmark::State& state, const std::string& name, int width, in
 
 [[maybe_unused]] const bool registered = [] {
     for (const char* name : {"vif", "adm", "motion", "psnr", "ciede"})
-        for (const auto& [label, w, h] : {std::tuple{"1080p", 1920, 1080}, std::tuple{"4K", 3840, 2160}})
-            benchmark::RegisterBenchmark((std::string("GpuFeature/") + name + "/" + label).c_str(), gpu_feature,
-                                         std::string(name), w, h)
+        for (const auto& [label, w, h] :
+             {std::tuple{"1080p", 1920, 1080}, std::tuple{"4K", 3840, 2160}})
+            benchmark::RegisterBenchmark((std::string("GpuFeature/") + name + "/" + label).c_str(),
+                                         gpu_feature, std::string(name), w, h)
                 ->UseManualTime()
                 ->Iterations(20)
                 ->Unit(benchmark::kMillisecond);

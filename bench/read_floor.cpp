@@ -106,11 +106,11 @@ int main(int argc, char** argv) {
         }
         const double seconds = std::chrono::duration<double>(elapsed).count();
         const char* unit = options.inputs.size() == 2 ? "frame pairs" : "frames";
-        std::cout << fmt::format("{} {} read in {:.3f} s: {:.2f} ms each, {:.0f}/s, {:.2f} GB/s "
-                                 "({} threads, depth {})\n",
-                                 frames, unit, seconds, seconds * 1e3 / double(frames),
-                                 double(frames) / seconds, double(bytes) / seconds / 1e9,
-                                 options.threads, options.depth);
+        std::cout << fmt::format(
+            "{} {} read in {:.3f} s: {:.2f} ms each, {:.0f}/s, {:.2f} GB/s "
+            "({} threads, depth {})\n",
+            frames, unit, seconds, seconds * 1e3 / double(frames), double(frames) / seconds,
+            double(bytes) / seconds / 1e9, options.threads, options.depth);
     } catch (const vq::Error& e) {
         std::cerr << "vq-read-floor: " << e.what() << "\n";
         return 1;

@@ -18,7 +18,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                 vq::bind_options(request.name, lookup.definition->options, request.options);
             (void)values.output_suffix();
         }
-    } catch (const vq::Error&) {
-    }
+    } catch (const vq::Error&) {}
     return 0;
 }

@@ -18,14 +18,16 @@ const adm::Kernels& baseline() { return adm::available_kernels().back(); }
 
 TEST(AdmConfig, OutputNamesOrderAndSuffixes) {
     const VideoFormat format{64, 64, 8, ChromaFormat::yuv420};
-    const std::vector<std::string> plain = {"integer_adm2",       "integer_aim",        "integer_adm3",
-                                            "integer_adm_scale0", "integer_adm_scale1", "integer_adm_scale2",
-                                            "integer_adm_scale3"};
+    const std::vector<std::string> plain = {
+        "integer_adm2",       "integer_aim",        "integer_adm3",      "integer_adm_scale0",
+        "integer_adm_scale1", "integer_adm_scale2", "integer_adm_scale3"};
     EXPECT_EQ(adm_scorer(format).outputs(), plain);
-    EXPECT_EQ(adm_scorer(format, {{"adm_enhn_gain_limit", "1.0"}}).outputs()[0], "integer_adm2_egl_1");
+    EXPECT_EQ(adm_scorer(format, {{"adm_enhn_gain_limit", "1.0"}}).outputs()[0],
+              "integer_adm2_egl_1");
     EXPECT_EQ(adm_scorer(format, {{"adm_norm_view_dist", "5"}, {"adm_csf_mode", "2"}}).outputs()[6],
               "integer_adm_scale3_csf_2_nvd_5");
-    EXPECT_EQ(adm_scorer(format, {{"adm_skip_aim", "true"}, {"debug", "false"}}).outputs()[1], "integer_aim");
+    EXPECT_EQ(adm_scorer(format, {{"adm_skip_aim", "true"}, {"debug", "false"}}).outputs()[1],
+              "integer_aim");
     const auto debug = adm_scorer(format, {{"debug", "true"}}).outputs();
     ASSERT_EQ(debug.size(), 18u);
     EXPECT_EQ(debug[7], "integer_adm");
@@ -48,10 +50,14 @@ TEST(AdmConfig, DebugOutputs) {
 
 TEST(AdmConfig, BadOptionValuesNameTheOption) {
     const FeatureDefinition definition = adm::definition();
-    const std::pair<const char*, const char*> bad[] = {
-        {"adm_enhn_gain_limit", "0.5"}, {"adm_norm_view_dist", "30"}, {"adm_ref_display_height", "5000"},
-        {"adm_csf_mode", "4"},          {"adm_noise_weight", "-1"},    {"adm_dlm_weight", "2"},
-        {"adm_min_val", "x"},           {"adm_skip_scale0", "maybe"}};
+    const std::pair<const char*, const char*> bad[] = {{"adm_enhn_gain_limit", "0.5"},
+                                                       {"adm_norm_view_dist", "30"},
+                                                       {"adm_ref_display_height", "5000"},
+                                                       {"adm_csf_mode", "4"},
+                                                       {"adm_noise_weight", "-1"},
+                                                       {"adm_dlm_weight", "2"},
+                                                       {"adm_min_val", "x"},
+                                                       {"adm_skip_scale0", "maybe"}};
     for (const auto& [key, value] : bad) {
         try {
             bind_options("adm", definition.options, {{key, value}});
@@ -64,7 +70,8 @@ TEST(AdmConfig, BadOptionValuesNameTheOption) {
 }
 
 TEST(AdmConfig, TooSmallFramesAndViewingConditionAreUsageErrors) {
-    for (const VideoFormat format : {VideoFormat{32, 64, 8, ChromaFormat::yuv420}, VideoFormat{64, 32, 10, ChromaFormat::yuv420}}) {
+    for (const VideoFormat format : {VideoFormat{32, 64, 8, ChromaFormat::yuv420},
+                                     VideoFormat{64, 32, 10, ChromaFormat::yuv420}}) {
         try {
             adm_scorer(format);
             ADD_FAILURE() << "accepted " << describe(format);
@@ -74,12 +81,14 @@ TEST(AdmConfig, TooSmallFramesAndViewingConditionAreUsageErrors) {
         }
     }
     EXPECT_NO_THROW(adm_scorer({33, 33, 8, ChromaFormat::yuv420}));
-    EXPECT_THROW(adm_scorer({64, 64, 8, ChromaFormat::yuv420}, {{"adm_norm_view_dist", "1"}}), Error);
-    EXPECT_NO_THROW(adm_scorer({64, 64, 8, ChromaFormat::yuv420},
-                               {{"adm_norm_view_dist", "1.5"}, {"adm_ref_display_height", "2160"}}));
+    EXPECT_THROW(adm_scorer({64, 64, 8, ChromaFormat::yuv420}, {{"adm_norm_view_dist", "1"}}),
+                 Error);
+    EXPECT_NO_THROW(
+        adm_scorer({64, 64, 8, ChromaFormat::yuv420},
+                   {{"adm_norm_view_dist", "1.5"}, {"adm_ref_display_height", "2160"}}));
 }
 
-TEST(AdmConfig, WatsonFactors) {  // §7.1
+TEST(AdmConfig, WatsonFactors) {                                                      // §7.1
     EXPECT_EQ(float(std::pow(std::cos(std::numbers::pi / 180), 2)), 0x1.ffd814p-1f);  // §6.1's C
     const adm::CsfFactors defaults = adm::csf_factors({});
     const float hv[4] = {0x1.1cc774p-6f, 0x1.06050cp-5f, 0x1.634f1p-5f, 0x1.762816p-5f};
@@ -139,9 +148,12 @@ TEST(AdmConfig, Regions) {  // §8.1 examples
         int w, h, s, band_w, band_h, top, left, area, work_row0, work_row1, work_col0, work_col1;
     };
     const Row rows[] = {
-        {64, 64, 0, 32, 32, 2, 2, 784, 1, 32, 1, 32},      {64, 64, 1, 16, 16, 1, 1, 196, 0, 16, 0, 16},
-        {64, 64, 2, 8, 8, 0, 0, 64, 0, 8, 0, 8},           {89, 45, 0, 45, 23, 1, 4, 777, 0, 23, 3, 44},
-        {89, 45, 1, 23, 12, 0, 1, 252, 0, 12, 0, 23},       {89, 45, 3, 6, 3, 0, 0, 18, 0, 3, 0, 6},
+        {64, 64, 0, 32, 32, 2, 2, 784, 1, 32, 1, 32},
+        {64, 64, 1, 16, 16, 1, 1, 196, 0, 16, 0, 16},
+        {64, 64, 2, 8, 8, 0, 0, 64, 0, 8, 0, 8},
+        {89, 45, 0, 45, 23, 1, 4, 777, 0, 23, 3, 44},
+        {89, 45, 1, 23, 12, 0, 1, 252, 0, 12, 0, 23},
+        {89, 45, 3, 6, 3, 0, 0, 18, 0, 3, 0, 6},
         {1920, 1080, 0, 960, 540, 53, 95, 334180, 52, 490, 94, 868},
         {1920, 1080, 1, 480, 270, 26, 47, 84148, 25, 247, 46, 436},
         {1920, 1080, 3, 120, 68, 6, 11, 5488, 5, 65, 10, 112},
@@ -181,7 +193,8 @@ TEST(AdmConfig, DivTable) {  // §13.2
 TEST(AdmConfig, CaseAScale0Stages) {
     const auto [ref, dis] = example_blurred(64, 64, 8);
     const adm::Kernels& k = baseline();
-    auto vertical = [&](const Picture& picture, int i, std::vector<std::int16_t>& lo, std::vector<std::int16_t>& hi) {
+    auto vertical = [&](const Picture& picture, int i, std::vector<std::int16_t>& lo,
+                        std::vector<std::int16_t>& hi) {
         const auto plane = picture.plane<std::uint8_t>(0);
         const std::uint8_t* rows[4];
         for (int t = 0; t < 4; ++t) {
@@ -199,15 +212,20 @@ TEST(AdmConfig, CaseAScale0Stages) {
     };
     std::vector<std::int16_t> lo, hi;
     vertical(ref, 0, lo, hi);
-    EXPECT_EQ((std::vector<int>{lo[2], lo[3], lo[4], lo[5]}), (std::vector<int>{-22721, -21462, -19842, -17860}));
-    EXPECT_EQ((std::vector<int>{hi[2], hi[3], hi[4], hi[5]}), (std::vector<int>{-545, -645, -744, -844}));
+    EXPECT_EQ((std::vector<int>{lo[2], lo[3], lo[4], lo[5]}),
+              (std::vector<int>{-22721, -21462, -19842, -17860}));
+    EXPECT_EQ((std::vector<int>{hi[2], hi[3], hi[4], hi[5]}),
+              (std::vector<int>{-545, -645, -744, -844}));
     std::int16_t a[32], v[32], h[32], d[32];
     k.dwt0_horizontal(lo.data() + 2, hi.data() + 2, 32, a, v, h, d);
-    EXPECT_EQ((std::vector<int>{a[0], v[0], h[0], d[0]}), (std::vector<int>{-15808, -250, -408, 13}));
-    EXPECT_EQ((std::vector<int>{a[1], v[1], h[1], d[1]}), (std::vector<int>{-14480, -111, -501, 0}));
+    EXPECT_EQ((std::vector<int>{a[0], v[0], h[0], d[0]}),
+              (std::vector<int>{-15808, -250, -408, 13}));
+    EXPECT_EQ((std::vector<int>{a[1], v[1], h[1], d[1]}),
+              (std::vector<int>{-14480, -111, -501, 0}));
     vertical(dis, 16, lo, hi);
     k.dwt0_horizontal(lo.data() + 2, hi.data() + 2, 32, a, v, h, d);
-    EXPECT_EQ((std::vector<int>{a[16], v[16], h[16], d[16]}), (std::vector<int>{-4723, 1730, 3185, -610}));
+    EXPECT_EQ((std::vector<int>{a[16], v[16], h[16], d[16]}),
+              (std::vector<int>{-4723, 1730, 3185, -610}));
 
     // Decoupling, order h, v, d; the last case passes the angle test (case D at (29,28)).
     struct Decoupled {
@@ -242,7 +260,8 @@ TEST(AdmConfig, CaseAScale0Stages) {
     k.csf0(x, 0, 1, 36453, 16384, 15, c, m);
     k.csf0(x, 1, 2, 49417, 65535, 17, c, m);
     k.csf0(x, 2, 3, 36453, 16384, 15, c, m);
-    EXPECT_EQ((std::vector<int>{c[0], m[0], c[1], m[1], c[2], m[2]}), (std::vector<int>{2500, 2667, 176, 188, -218, 233}));
+    EXPECT_EQ((std::vector<int>{c[0], m[0], c[1], m[1], c[2], m[2]}),
+              (std::vector<int>{2500, 2667, 176, 188, -218, 233}));
 
     // Masking at (16,16), thr 2758: the per-band cubed terms (Cc = 1 for h and v, 2 for d).
     const std::int32_t thr = 2758;
@@ -255,9 +274,12 @@ TEST(AdmConfig, CaseAScale0Stages) {
 TEST(AdmConfig, CaseAScale1Stages) {  // §15.3
     const adm::Kernels& k = baseline();
     // Decoupling at (1,2) and (8,8).
-    const std::int32_t o[2][3] = {{-275823232, 12612661, 344112327}, {171874035, -64298054, -72370140}};
-    const std::int32_t t[2][3] = {{-241050300, 3639116, 266039940}, {142594976, -39633245, -23474409}};
-    const std::int32_t r_expected[2][3] = {{-241050717, 3638919, 266033862}, {142590199, -39630975, -23474799}};
+    const std::int32_t o[2][3] = {{-275823232, 12612661, 344112327},
+                                  {171874035, -64298054, -72370140}};
+    const std::int32_t t[2][3] = {{-241050300, 3639116, 266039940},
+                                  {142594976, -39633245, -23474409}};
+    const std::int32_t r_expected[2][3] = {{-241050717, 3638919, 266033862},
+                                           {142590199, -39630975, -23474799}};
     const std::int32_t a_expected[2][3] = {{417, 197, 6078}, {4777, -2270, 390}};
     for (int p = 0; p < 2; ++p) {
         const std::int32_t* op[3] = {&o[p][0], &o[p][1], &o[p][2]};
@@ -277,15 +299,18 @@ TEST(AdmConfig, CaseAScale1Stages) {  // §15.3
     std::int32_t c[3], m[3];
     k.csf_wide(x, 0, 2, 137373792, c, m);
     k.csf_wide(x, 2, 3, 61414028, c, m);
-    EXPECT_EQ((std::vector<int>{c[0], c[1], c[2], m[0], m[1], m[2]}), (std::vector<int>{2445, -1162, 89, 81, 38, 2}));
+    EXPECT_EQ((std::vector<int>{c[0], c[1], c[2], m[0], m[1], m[2]}),
+              (std::vector<int>{2445, -1162, 89, 81, 38, 2}));
     const std::int32_t small[3] = {14, 15, -9};  // U = 2^28 leaves c = x
     k.csf_wide(small, 0, 3, 268435456, c, m);
-    EXPECT_EQ((std::vector<int>{c[0], c[1], c[2], m[0], m[1], m[2]}), (std::vector<int>{14, 15, -9, -1, 0, -1}));
+    EXPECT_EQ((std::vector<int>{c[0], c[1], c[2], m[0], m[1], m[2]}),
+              (std::vector<int>{14, 15, -9, -1, 0, -1}));
     // Masking at (1,2): thr 500168, Cc = clog2(16) = 4.
     const std::int32_t thr = 500168;
     const std::int32_t xs[3] = {-123359453, 1862243, 60864579};
     const std::int64_t expected[3] = {107945388715145, 147104100, 12803333073633};
-    for (int b = 0; b < 3; ++b) EXPECT_EQ(k.masked_row_wide(&xs[b], &thr, 0, 1, 4), expected[b]) << b;
+    for (int b = 0; b < 3; ++b)
+        EXPECT_EQ(k.masked_row_wide(&xs[b], &thr, 0, 1, 4), expected[b]) << b;
 }
 
 }  // namespace

@@ -46,18 +46,21 @@ struct Decoupled {
     bool angle;
 };
 
-Decoupled decouple(const std::int32_t (&o)[3], const std::int32_t (&t)[3], bool scale0, double gain_limit) {
+Decoupled decouple(const std::int32_t (&o)[3], const std::int32_t (&t)[3], bool scale0,
+                   double gain_limit) {
     Decoupled d{};
     d.angle = within_one_degree(o[0], o[1], t[0], t[1]);
     for (int b = 0; b < 3; ++b) {
-        const Split s = scale0 ? decouple0(o[b], t[b], d.angle, gain_limit) : decouple_wide(o[b], t[b], d.angle, gain_limit);
+        const Split s = scale0 ? decouple0(o[b], t[b], d.angle, gain_limit)
+                               : decouple_wide(o[b], t[b], d.angle, gain_limit);
         d.r[b] = s.r;
         d.a[b] = s.a;
     }
     return d;
 }
 
-void expect_split(const Decoupled& d, bool angle, const std::int32_t (&r)[3], const std::int32_t (&a)[3]) {
+void expect_split(const Decoupled& d, bool angle, const std::int32_t (&r)[3],
+                  const std::int32_t (&a)[3]) {
     EXPECT_EQ(d.angle, angle);
     for (int b = 0; b < 3; ++b) {
         EXPECT_EQ(d.r[b], r[b]) << "band " << b;
@@ -66,12 +69,18 @@ void expect_split(const Decoupled& d, bool angle, const std::int32_t (&r)[3], co
 }
 
 TEST(AdmCudaMath, Scale0DecouplingOfCasesAAndD) {  // §15.2's table and case D
-    expect_split(decouple({-957, -846, 1273}, {2247, -236, 90}, true, 100), false, {0, -236, 90}, {2247, 0, 0});
-    expect_split(decouple({4529, 7580, -1273}, {3185, 1730, -610}, true, 100), false, {3185, 1730, -610}, {0, 0, 0});
-    expect_split(decouple({1517, 4568, -466}, {1105, 251, 467}, true, 100), false, {1105, 251, 0}, {0, 0, 467});
-    expect_split(decouple({-688, -4593, 2277}, {-884, -958, 3239}, true, 100), false, {-688, -958, 2277}, {-196, 0, 962});
-    expect_split(decouple({-688, -4593, 2277}, {-869, -5489, 1117}, true, 100), true, {-869, -5489, 1117}, {0, 0, 0});
-    expect_split(decouple({-688, -4593, 2277}, {-869, -5489, 1117}, true, 1), true, {-688, -4593, 1117}, {-181, -896, 0});
+    expect_split(decouple({-957, -846, 1273}, {2247, -236, 90}, true, 100), false, {0, -236, 90},
+                 {2247, 0, 0});
+    expect_split(decouple({4529, 7580, -1273}, {3185, 1730, -610}, true, 100), false,
+                 {3185, 1730, -610}, {0, 0, 0});
+    expect_split(decouple({1517, 4568, -466}, {1105, 251, 467}, true, 100), false, {1105, 251, 0},
+                 {0, 0, 467});
+    expect_split(decouple({-688, -4593, 2277}, {-884, -958, 3239}, true, 100), false,
+                 {-688, -958, 2277}, {-196, 0, 962});
+    expect_split(decouple({-688, -4593, 2277}, {-869, -5489, 1117}, true, 100), true,
+                 {-869, -5489, 1117}, {0, 0, 0});
+    expect_split(decouple({-688, -4593, 2277}, {-869, -5489, 1117}, true, 1), true,
+                 {-688, -4593, 1117}, {-181, -896, 0});
 }
 
 TEST(AdmCudaMath, Scale0CsfAndMasking) {  // §15.2
@@ -89,10 +98,12 @@ TEST(AdmCudaMath, Scale0CsfAndMasking) {  // §15.2
 }
 
 TEST(AdmCudaMath, Scale1DecouplingCsfAndMasking) {  // §15.3
-    expect_split(decouple({-275823232, 12612661, 344112327}, {-241050300, 3639116, 266039940}, false, 100), false,
-                 {-241050717, 3638919, 266033862}, {417, 197, 6078});
-    expect_split(decouple({171874035, -64298054, -72370140}, {142594976, -39633245, -23474409}, false, 100), false,
-                 {142590199, -39630975, -23474799}, {4777, -2270, 390});
+    expect_split(
+        decouple({-275823232, 12612661, 344112327}, {-241050300, 3639116, 266039940}, false, 100),
+        false, {-241050717, 3638919, 266033862}, {417, 197, 6078});
+    expect_split(
+        decouple({171874035, -64298054, -72370140}, {142594976, -39633245, -23474409}, false, 100),
+        false, {142590199, -39630975, -23474799}, {4777, -2270, 390});
     const std::uint32_t hv = 137373792, d = 61414028;  // §7.1, scale 1
     EXPECT_EQ(csf_wide(4777, hv), 2445);
     EXPECT_EQ(csf_wide(-2270, hv), -1162);
@@ -121,7 +132,8 @@ TEST(AdmCudaMath, DenominatorTerms) {  // §10
     // 2^16: (2^32 + 2^31) >> 31 = 3; (3 * 2^16 + 8) >> 4 = 12288.
     EXPECT_EQ(den_cube_wide(1 << 16, 31, 4), 12288u);
     // -2^31: (2^62 + 2^31) >> 31 = 2^31 + 1; ((2^31 + 1) * 2^31 + 8) >> 4 = 2^58 + 2^27.
-    EXPECT_EQ(den_cube_wide(-2147483647 - 1, 31, 4), (std::uint64_t(1) << 58) + (std::uint64_t(1) << 27));
+    EXPECT_EQ(den_cube_wide(-2147483647 - 1, 31, 4),
+              (std::uint64_t(1) << 58) + (std::uint64_t(1) << 27));
 }
 
 }  // namespace

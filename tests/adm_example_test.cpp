@@ -31,39 +31,117 @@ std::pair<Picture, Picture> example_frames(char frame) {
 
 // §15.5, the scalar reference at %.17g.
 const GoldenRow golden_rows[] = {
-    {"A default", 'A', {}, 0.75555385835635369, 0.014769289390581277, 0.87039228448288619,
+    {"A default",
+     'A',
+     {},
+     0.75555385835635369,
+     0.014769289390581277,
+     0.87039228448288619,
      {0.60851495786537624, 0.74316340516312107, 0.87851986228555268, 0.93052401699821041}},
-    {"A egl=1", 'A', {{"adm_enhn_gain_limit", "1"}}, 0.75475470412419554, 0.01478179592199181, 0.86998645410110187,
+    {"A egl=1",
+     'A',
+     {{"adm_enhn_gain_limit", "1"}},
+     0.75475470412419554,
+     0.01478179592199181,
+     0.86998645410110187,
      {0.60708372648136699, 0.74294430779127185, 0.87742029239937191, 0.93024873785175743}},
-    {"A nvd=5", 'A', {{"adm_norm_view_dist", "5"}}, 0.80918814569738584, 0.011653427259588173, 0.89876735921889883,
+    {"A nvd=5",
+     'A',
+     {{"adm_norm_view_dist", "5"}},
+     0.80918814569738584,
+     0.011653427259588173,
+     0.89876735921889883,
      {0.70944442221050541, 0.77712694752629996, 0.89372853139539743, 0.93767284309166787}},
-    {"A rdh=2160", 'A', {{"adm_ref_display_height", "2160"}}, 0.83141407285454016, 0.010314260303446707,
-     0.91054990627554666, {0.75448446487377652, 0.79520938326949386, 0.90108644457434672, 0.94101980256480078}},
-    {"A csf=2", 'A', {{"adm_csf_mode", "2"}}, 0.78555849812252665, 0.011751912703563265, 0.88690329270948176,
+    {"A rdh=2160",
+     'A',
+     {{"adm_ref_display_height", "2160"}},
+     0.83141407285454016,
+     0.010314260303446707,
+     0.91054990627554666,
+     {0.75448446487377652, 0.79520938326949386, 0.90108644457434672, 0.94101980256480078}},
+    {"A csf=2",
+     'A',
+     {{"adm_csf_mode", "2"}},
+     0.78555849812252665,
+     0.011751912703563265,
+     0.88690329270948176,
      {0.64080610750393785, 0.75145325677117225, 0.87887453887871436, 0.92956950423740903}},
-    {"A csf=2 nvd=5", 'A', {{"adm_csf_mode", "2"}, {"adm_norm_view_dist", "5"}}, 0.84077549947746599,
-     0.0083485338383779469, 0.91621348281954407,
+    {"A csf=2 nvd=5",
+     'A',
+     {{"adm_csf_mode", "2"}, {"adm_norm_view_dist", "5"}},
+     0.84077549947746599,
+     0.0083485338383779469,
+     0.91621348281954407,
      {0.77542830063514434, 0.77605424037354132, 0.88791646701409421, 0.93193669818383584}},
-    {"A csf=3", 'A', {{"adm_csf_mode", "3"}}, 0.78256245408604941, 0.012020126594926846, 0.88527116374556125,
+    {"A csf=3",
+     'A',
+     {{"adm_csf_mode", "3"}},
+     0.78256245408604941,
+     0.012020126594926846,
+     0.88527116374556125,
      {0.64585673920712972, 0.75527991790465343, 0.88047844213951598, 0.93052388457395796}},
-    {"A csf=3 rdh=2160", 'A', {{"adm_csf_mode", "3"}, {"adm_ref_display_height", "2160"}}, 0.86391314230137284,
-     0.0067444315451498666, 0.92858435537811146,
+    {"A csf=3 rdh=2160",
+     'A',
+     {{"adm_csf_mode", "3"}, {"adm_ref_display_height", "2160"}},
+     0.86391314230137284,
+     0.0067444315451498666,
+     0.92858435537811146,
      {0.85317029639601361, 0.79225087346059775, 0.89426719273385569, 0.93453770289720406}},
-    {"A ssz", 'A', {{"adm_skip_scale0", "true"}}, 0.82211668869802068, 0.0059505380051640532, 0.9080830753464283,
+    {"A ssz",
+     'A',
+     {{"adm_skip_scale0", "true"}},
+     0.82211668869802068,
+     0.0059505380051640532,
+     0.9080830753464283,
      {0, 0.74316340516312107, 0.87851986228555268, 0.93052401699821041}},
-    {"A skip aim", 'A', {{"adm_skip_aim", "true"}}, 0.75555385835635369, 0, 0.8777769291781768,
+    {"A skip aim",
+     'A',
+     {{"adm_skip_aim", "true"}},
+     0.75555385835635369,
+     0,
+     0.8777769291781768,
      {0.60851495786537624, 0.74316340516312107, 0.87851986228555268, 0.93052401699821041}},
-    {"B 10-bit", 'B', {}, 0.75126032389689945, 0.015520252177034923, 0.86787003585993228,
+    {"B 10-bit",
+     'B',
+     {},
+     0.75126032389689945,
+     0.015520252177034923,
+     0.86787003585993228,
      {0.59736704919064754, 0.74294871287222808, 0.89052603418516074, 0.86204608512848158}},
-    {"E 12-bit", 'E', {}, 0.75334836356043766, 0.016777293108190112, 0.86828553522612384,
+    {"E 12-bit",
+     'E',
+     {},
+     0.75334836356043766,
+     0.016777293108190112,
+     0.86828553522612384,
      {0.59829765008891644, 0.74577205944942204, 0.88864387348629981, 0.8706978465616293}},
-    {"F 16-bit", 'F', {}, 0.74878948178051064, 0.020093712430738653, 0.86434788467488599,
+    {"F 16-bit",
+     'F',
+     {},
+     0.74878948178051064,
+     0.020093712430738653,
+     0.86434788467488599,
      {0.59911083669516052, 0.7409581600680949, 0.88985702874712524, 0.84728378174324726}},
-    {"C dis = ref", 'C', {}, 1.0000093037112576, 0, 1.0000046518556287,
+    {"C dis = ref",
+     'C',
+     {},
+     1.0000093037112576,
+     0,
+     1.0000046518556287,
      {1.0000290239379088, 1.0000002565542996, 1.0000006502098553, 1.0000002214635129}},
-    {"D sharpened", 'D', {}, 0.90610500891507251, 0.10886157641349045, 0.89862171625079101,
+    {"D sharpened",
+     'D',
+     {},
+     0.90610500891507251,
+     0.10886157641349045,
+     0.89862171625079101,
      {0.9521249219866128, 0.92361001659820796, 0.88409508668922898, 0.78799524916472263}},
-    {"D egl=1", 'D', {{"adm_enhn_gain_limit", "1"}}, 0.86709648468487432, 0.1153440817025999, 0.87587620149113721,
+    {"D egl=1",
+     'D',
+     {{"adm_enhn_gain_limit", "1"}},
+     0.86709648468487432,
+     0.1153440817025999,
+     0.87587620149113721,
      {0.8616356782210286, 0.8983113681519137, 0.87682203431157402, 0.78278127831618638}},
 };
 
@@ -90,17 +168,22 @@ TEST(AdmExample, GoldenTableEveryKernelVariant) {  // §15.5
         EXPECT_EQ(scores[0], row.adm2) << row.name;
         EXPECT_EQ(scores[1], row.aim) << row.name;
         EXPECT_EQ(scores[2], row.adm3) << row.name;
-        for (int s = 0; s < 4; ++s) EXPECT_EQ(scores[3 + s], row.scale[s]) << row.name << " scale " << s;
+        for (int s = 0; s < 4; ++s)
+            EXPECT_EQ(scores[3 + s], row.scale[s]) << row.name << " scale " << s;
 
         // Every variant gives the same block, hence the same scores.
         const adm::Scorer scorer = adm_scorer(ref.format(), row.options);
-        const adm::Block baseline = adm_block(scorer.config(), adm::available_kernels().back(), ref, dis);
+        const adm::Block baseline =
+            adm_block(scorer.config(), adm::available_kernels().back(), ref, dis);
         for (const adm::Kernels& kernels : adm::available_kernels()) {
             const adm::Block block = adm_block(scorer.config(), kernels, ref, dis);
             for (int s = 0; s < 4; ++s) {
-                EXPECT_EQ(block.scales[s].den, baseline.scales[s].den) << row.name << " " << kernels.instruction_set;
-                EXPECT_EQ(block.scales[s].dlm, baseline.scales[s].dlm) << row.name << " " << kernels.instruction_set;
-                EXPECT_EQ(block.scales[s].aim, baseline.scales[s].aim) << row.name << " " << kernels.instruction_set;
+                EXPECT_EQ(block.scales[s].den, baseline.scales[s].den)
+                    << row.name << " " << kernels.instruction_set;
+                EXPECT_EQ(block.scales[s].dlm, baseline.scales[s].dlm)
+                    << row.name << " " << kernels.instruction_set;
+                EXPECT_EQ(block.scales[s].aim, baseline.scales[s].aim)
+                    << row.name << " " << kernels.instruction_set;
             }
         }
     }
@@ -175,8 +258,8 @@ TEST(AdmExample, CasesCAndDPerScaleFloats) {  // §15.5, last table
     for (char frame : {'C', 'D'}) {
         const auto [ref, dis] = example_frames(frame);
         const adm::Scorer scorer = adm_scorer(ref.format());
-        const adm::FrameScores scores =
-            adm::score_frame(adm_block(scorer.config(), adm::best_kernels(), ref, dis), scorer.config());
+        const adm::FrameScores scores = adm::score_frame(
+            adm_block(scorer.config(), adm::best_kernels(), ref, dis), scorer.config());
         for (int s = 0; s < 4; ++s) {
             EXPECT_FLOAT_EQ(scores.num[s], frame == 'C' ? c_num[s] : d_num[s]) << frame << s;
             EXPECT_FLOAT_EQ(scores.den[s], den[s]) << frame << s;
@@ -187,8 +270,8 @@ TEST(AdmExample, CasesCAndDPerScaleFloats) {  // §15.5, last table
 TEST(AdmExample, SkipScale0Totals) {  // §15.5: pooled num and den with ssz, den_0 = f32(1e-10)
     const auto [ref, dis] = example_blurred(64, 64, 8);
     const adm::Scorer scorer = adm_scorer(ref.format(), {{"adm_skip_scale0", "true"}});
-    const adm::FrameScores frame =
-        adm::score_frame(adm_block(scorer.config(), adm::best_kernels(), ref, dis), scorer.config());
+    const adm::FrameScores frame = adm::score_frame(
+        adm_block(scorer.config(), adm::best_kernels(), ref, dis), scorer.config());
     EXPECT_EQ(frame.num_total, 74.949254989624023);
     EXPECT_EQ(frame.den_total, 91.166200637917385);
     EXPECT_EQ(frame.den[0], float(1e-10));

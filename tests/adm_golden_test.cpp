@@ -16,7 +16,8 @@ class AdmGolden : public testing::TestWithParam<GoldenCase> {};
 TEST_P(AdmGolden, EveryFrameBitExact) {
     VQ_REQUIRE_FIXTURES(fixtures);
     const GoldenCase& c = GetParam();
-    expect_golden_outputs(score_on(Backend::cpu, {c.request}, fixture_frames(fixtures, c.fixture)), c, adm_outputs());
+    expect_golden_outputs(score_on(Backend::cpu, {c.request}, fixture_frames(fixtures, c.fixture)),
+                          c, adm_outputs());
 }
 
 INSTANTIATE_TEST_SUITE_P(Adm, AdmGolden, testing::ValuesIn(adm_golden_cases()), golden_case_name);

@@ -35,7 +35,8 @@ std::vector<T> adversarial_row(std::mt19937& rng, int size, int magnitude_bits) 
 TEST(AdmKernels, EveryVariantListedBaselineLast) {
     ASSERT_FALSE(adm::available_kernels().empty());
     EXPECT_STREQ(baseline().instruction_set, "baseline");
-    for (const auto& k : adm::available_kernels()) std::printf("[ adm ] variant %s\n", k.instruction_set);
+    for (const auto& k : adm::available_kernels())
+        std::printf("[ adm ] variant %s\n", k.instruction_set);
 }
 
 TEST(AdmKernels, DecouplingRowsMatchBaseline) {
@@ -48,8 +49,11 @@ TEST(AdmKernels, DecouplingRowsMatchBaseline) {
                 std::vector<std::int16_t> o[3], t[3];
                 for (int b = 0; b < 3; ++b) {
                     o[b] = adversarial_row<std::int16_t>(rng, n, std::min(bits, 15));
-                    t[b] = b == 0 ? o[b] : adversarial_row<std::int16_t>(rng, n, std::min(bits, 15));
-                    if (b == 1) for (int j = 0; j < n; j += 3) t[b][j] = std::int16_t(o[b][j] / 2);  // passes the angle test
+                    t[b] =
+                        b == 0 ? o[b] : adversarial_row<std::int16_t>(rng, n, std::min(bits, 15));
+                    if (b == 1)
+                        for (int j = 0; j < n; j += 3)
+                            t[b][j] = std::int16_t(o[b][j] / 2);  // passes the angle test
                 }
                 std::vector<std::int16_t> r16[2][3], a16[2][3];
                 std::vector<std::uint8_t> angle(n);
@@ -67,8 +71,10 @@ TEST(AdmKernels, DecouplingRowsMatchBaseline) {
                     kernels.decouple0(op, tp, 1, n, gain, angle.data(), rp, ap);
                 }
                 for (int b = 0; b < 3; ++b) {
-                    EXPECT_EQ(r16[0][b], r16[1][b]) << k.instruction_set << " gain " << gain << " bits " << bits;
-                    EXPECT_EQ(a16[0][b], a16[1][b]) << k.instruction_set << " gain " << gain << " bits " << bits;
+                    EXPECT_EQ(r16[0][b], r16[1][b])
+                        << k.instruction_set << " gain " << gain << " bits " << bits;
+                    EXPECT_EQ(a16[0][b], a16[1][b])
+                        << k.instruction_set << " gain " << gain << " bits " << bits;
                 }
 
                 // Scales 1-3: int32 bands.
@@ -76,7 +82,8 @@ TEST(AdmKernels, DecouplingRowsMatchBaseline) {
                 for (int b = 0; b < 3; ++b) {
                     ow[b] = adversarial_row<std::int32_t>(rng, n, bits);
                     tw[b] = b == 0 ? ow[b] : adversarial_row<std::int32_t>(rng, n, bits);
-                    if (b == 1) for (int j = 0; j < n; j += 3) tw[b][j] = ow[b][j] / 2 * 3 / 2;
+                    if (b == 1)
+                        for (int j = 0; j < n; j += 3) tw[b][j] = ow[b][j] / 2 * 3 / 2;
                 }
                 std::vector<std::int32_t> r32[2][3], a32[2][3];
                 for (int v = 0; v < 2; ++v) {
@@ -93,8 +100,10 @@ TEST(AdmKernels, DecouplingRowsMatchBaseline) {
                     kernels.decouple_wide(op, tp, 2, n, gain, angle.data(), rp, ap);
                 }
                 for (int b = 0; b < 3; ++b) {
-                    EXPECT_EQ(r32[0][b], r32[1][b]) << k.instruction_set << " wide gain " << gain << " bits " << bits;
-                    EXPECT_EQ(a32[0][b], a32[1][b]) << k.instruction_set << " wide gain " << gain << " bits " << bits;
+                    EXPECT_EQ(r32[0][b], r32[1][b])
+                        << k.instruction_set << " wide gain " << gain << " bits " << bits;
+                    EXPECT_EQ(a32[0][b], a32[1][b])
+                        << k.instruction_set << " wide gain " << gain << " bits " << bits;
                 }
             }
 }
@@ -117,10 +126,11 @@ TEST(AdmKernels, DwtCsfMaskingAndDenominatorRowsMatchBaseline) {
                     out16[v][b].assign(count, 0);
                     out32[v][b].assign(count, 0);
                 }
-                kernels.dwt0_horizontal(lo16.data() + 2, hi16.data() + 2, count, out16[v][0].data(), out16[v][1].data(),
-                                        out16[v][2].data(), out16[v][3].data());
-                kernels.dwt_wide_horizontal(lo32.data() + 2, hi32.data() + 2, count, 16384, 15, out32[v][0].data(),
-                                            out32[v][1].data(), out32[v][2].data(), out32[v][3].data());
+                kernels.dwt0_horizontal(lo16.data() + 2, hi16.data() + 2, count, out16[v][0].data(),
+                                        out16[v][1].data(), out16[v][2].data(), out16[v][3].data());
+                kernels.dwt_wide_horizontal(lo32.data() + 2, hi32.data() + 2, count, 16384, 15,
+                                            out32[v][0].data(), out32[v][1].data(),
+                                            out32[v][2].data(), out32[v][3].data());
             }
             for (int b = 0; b < 4; ++b) {
                 EXPECT_EQ(out16[0][b], out16[1][b]) << k.instruction_set << " count " << count;
@@ -141,8 +151,10 @@ TEST(AdmKernels, DwtCsfMaskingAndDenominatorRowsMatchBaseline) {
                 c32[v].assign(width + 4, 0);
                 m32[v].assign(width + 4, 0);
                 thr[v].assign(width + 4, 0);
-                kernels.csf0(x16.data(), 0, width + 4, 65535, 65535, 17, c16[v].data(), m16[v].data());
-                kernels.csf_wide(x32.data(), 0, width + 4, 4294967295u, c32[v].data(), m32[v].data());
+                kernels.csf0(x16.data(), 0, width + 4, 65535, 65535, 17, c16[v].data(),
+                             m16[v].data());
+                kernels.csf_wide(x32.data(), 0, width + 4, 4294967295u, c32[v].data(),
+                                 m32[v].data());
                 const std::int16_t* maps16[9];
                 const std::int16_t* centres16[3];
                 const std::int32_t* maps32[9];
@@ -156,7 +168,8 @@ TEST(AdmKernels, DwtCsfMaskingAndDenominatorRowsMatchBaseline) {
                     centres32[b] = c32[v].data() + 1 + b;
                 }
                 kernels.threshold0(maps16, centres16, 1, width, thr[v].data());
-                masked[v][0] = kernels.masked_row0(x16.data(), thr[v].data(), 1, width, 65535, 12, 30, 3);
+                masked[v][0] =
+                    kernels.masked_row0(x16.data(), thr[v].data(), 1, width, 65535, 12, 30, 3);
                 kernels.threshold_wide(maps32, centres32, 1, width, thr[v].data());
                 masked[v][1] = kernels.masked_row_wide(x32.data(), thr[v].data(), 1, width, 9);
                 cubes[v][0] = kernels.cubed_row0(x16.data(), 0, width);
@@ -180,7 +193,8 @@ TEST(AdmKernels, FramesMatchBaseline) {
     struct Size {
         int w, h;
     };
-    const Size sizes[] = {{33, 33}, {34, 35}, {65, 47}, {89, 45}, {128, 72}, {201, 133}, {641, 359}};
+    const Size sizes[] = {{33, 33},  {34, 35},   {65, 47},  {89, 45},
+                          {128, 72}, {201, 133}, {641, 359}};
     const AdmOptions option_sets[] = {{},
                                       {{"adm_enhn_gain_limit", "1"}},
                                       {{"adm_enhn_gain_limit", "1.5"}},
@@ -206,23 +220,28 @@ TEST(AdmKernels, FramesMatchBaseline) {
                 auto dis = [&](int x, int y) -> int {
                     if (c == "flat") return peak / 3 + (x == 5 && y == 7);
                     if (c == "extremes") return (x / 2 + y) % 2 ? 0 : peak;
-                    if (c == "checkerboard") return (x + y) % 2 ? 0 : peak;  // inverted checkerboard
+                    if (c == "checkerboard")
+                        return (x + y) % 2 ? 0 : peak;  // inverted checkerboard
                     if (c == "inverted") return peak - ref(x, y);
-                    if (c == "blurred") return std::clamp(ref(x, y) + noise2[std::size_t(y) * size.w + x] % 33 - 16, 0, peak);
+                    if (c == "blurred")
+                        return std::clamp(ref(x, y) + noise2[std::size_t(y) * size.w + x] % 33 - 16,
+                                          0, peak);
                     return noise2[std::size_t(y) * size.w + x];
                 };
                 const Picture r = adm_picture(size.w, size.h, bit_depth, ref);
                 const Picture d = adm_picture(size.w, size.h, bit_depth, dis);
                 for (const AdmOptions& options : option_sets) {
-                    if (size.w > 200 && !options.empty()) continue;  // the large size once, with defaults
+                    if (size.w > 200 && !options.empty())
+                        continue;  // the large size once, with defaults
                     const adm::Scorer scorer = adm_scorer(r.format(), options);
                     const adm::Block expected = adm_block(scorer.config(), baseline(), r, d);
                     for (const adm::Kernels& k : adm::available_kernels()) {
                         const adm::Block block = adm_block(scorer.config(), k, r, d);
                         for (int s = 0; s < 4; ++s) {
-                            const std::string what = std::string(k.instruction_set) + " " + content + " " +
-                                                     std::to_string(size.w) + "x" + std::to_string(size.h) + " " +
-                                                     std::to_string(bit_depth) + "b scale " + std::to_string(s);
+                            const std::string what =
+                                std::string(k.instruction_set) + " " + content + " " +
+                                std::to_string(size.w) + "x" + std::to_string(size.h) + " " +
+                                std::to_string(bit_depth) + "b scale " + std::to_string(s);
                             EXPECT_EQ(block.scales[s].den, expected.scales[s].den) << what;
                             EXPECT_EQ(block.scales[s].dlm, expected.scales[s].dlm) << what;
                             EXPECT_EQ(block.scales[s].aim, expected.scales[s].aim) << what;

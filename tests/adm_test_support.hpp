@@ -20,7 +20,8 @@ namespace vq::test {
 using AdmOptions = std::vector<std::pair<std::string, std::string>>;
 
 // A 4:2:0 picture whose luma sample (x, y) is luma(x, y); chroma stays zero (ADM ignores it).
-inline Picture adm_picture(int width, int height, int bit_depth, const std::function<int(int, int)>& luma) {
+inline Picture adm_picture(int width, int height, int bit_depth,
+                           const std::function<int(int, int)>& luma) {
     return make_picture({width, height, bit_depth, ChromaFormat::yuv420},
                         [&](int p, int y, int x) { return p == 0 ? luma(x, y) : 0; });
 }
@@ -46,7 +47,8 @@ inline std::pair<Picture, Picture> example_blurred(int width, int height, int bi
 // §15.1 case D: 64x64 8-bit, dis = R sharpened, clamp(R + ((2R(x) - R(x-1) - R(x+1)) >> 1)).
 inline std::pair<Picture, Picture> example_sharpened() {
     auto dis = [](int x, int y) {
-        const int left = example_r(std::max(x - 1, 0), y), right = example_r(std::min(x + 1, 63), y);
+        const int left = example_r(std::max(x - 1, 0), y),
+                  right = example_r(std::min(x + 1, 63), y);
         return std::clamp(example_r(x, y) + ((2 * example_r(x, y) - left - right) >> 1), 0, 255);
     };
     return {adm_picture(64, 64, 8, example_r), adm_picture(64, 64, 8, dis)};
@@ -67,8 +69,8 @@ inline adm::Scorer adm_scorer(const VideoFormat& format, const AdmOptions& optio
     return scorer;
 }
 
-inline adm::Block adm_block(const adm::Config& config, const adm::Kernels& kernels, const Picture& ref,
-                            const Picture& dis) {
+inline adm::Block adm_block(const adm::Config& config, const adm::Kernels& kernels,
+                            const Picture& ref, const Picture& dis) {
     adm::Workspace workspace;
     adm::Block block;
     adm::compute_block(config, kernels, ref, dis, workspace, block);
@@ -76,7 +78,8 @@ inline adm::Block adm_block(const adm::Config& config, const adm::Kernels& kerne
 }
 
 // The seven outputs (adm2, aim, adm3, scale0..3) of one frame through the registered CPU twin.
-inline std::vector<double> adm_scores(const Picture& ref, const Picture& dis, const AdmOptions& options = {}) {
+inline std::vector<double> adm_scores(const Picture& ref, const Picture& dis,
+                                      const AdmOptions& options = {}) {
     const FeatureDefinition definition = adm::definition();
     auto feature = definition.make_cpu(bind_options("adm", definition.options, options));
     feature->init(ref.format());

@@ -20,7 +20,8 @@
 namespace vq::cambi::test {
 namespace {
 
-VideoFormat format(int width, int height, int bit_depth = 8, ChromaFormat chroma = ChromaFormat::yuv420) {
+VideoFormat format(int width, int height, int bit_depth = 8,
+                   ChromaFormat chroma = ChromaFormat::yuv420) {
     return {.width = width, .height = height, .bit_depth = bit_depth, .chroma = chroma};
 }
 
@@ -64,7 +65,8 @@ Picture banded(const VideoFormat& fmt) {
     });
 }
 
-std::vector<double> run_frame(const std::string& request, const Picture& distorted, const Picture& reference = {}) {
+std::vector<double> run_frame(const std::string& request, const Picture& distorted,
+                              const Picture& reference = {}) {
     auto feature = make_cambi(request);
     feature->init(distorted.format());
     std::vector<std::byte> block(feature->block_bytes());
@@ -77,14 +79,35 @@ std::vector<double> run_frame(const std::string& request, const Picture& distort
 // ---- Options out of range, unknown, malformed: rejected when bound ----
 
 TEST(CambiOptions, OutOfRangeValuesAreRejectedNamingTheOption) {
-    const std::vector<std::string> bad = {
-        "window_size=14", "window_size=128", "topk=0", "topk=1.5", "cambi_topk=0.00001",
-        "tvi_threshold=0", "tvi_threshold=2", "cambi_vis_lum_threshold=-1", "cambi_vis_lum_threshold=301",
-        "max_log_contrast=-1", "max_log_contrast=6", "enc_width=179", "enc_width=7681", "enc_width=0",
-        "enc_height=149", "enc_bitdepth=5", "enc_bitdepth=17", "src_width=319", "src_height=199",
-        "src_height=4321", "eotf=hlg", "cambi_eotf=linear", "cambi_high_res_speedup=2161",
-        "cambi_high_res_speedup=-1", "cambi_max_val=1001", "cambi_max_val=-0.5", "full_ref=1",
-        "window_size=abc", "no_such_option=1"};
+    const std::vector<std::string> bad = {"window_size=14",
+                                          "window_size=128",
+                                          "topk=0",
+                                          "topk=1.5",
+                                          "cambi_topk=0.00001",
+                                          "tvi_threshold=0",
+                                          "tvi_threshold=2",
+                                          "cambi_vis_lum_threshold=-1",
+                                          "cambi_vis_lum_threshold=301",
+                                          "max_log_contrast=-1",
+                                          "max_log_contrast=6",
+                                          "enc_width=179",
+                                          "enc_width=7681",
+                                          "enc_width=0",
+                                          "enc_height=149",
+                                          "enc_bitdepth=5",
+                                          "enc_bitdepth=17",
+                                          "src_width=319",
+                                          "src_height=199",
+                                          "src_height=4321",
+                                          "eotf=hlg",
+                                          "cambi_eotf=linear",
+                                          "cambi_high_res_speedup=2161",
+                                          "cambi_high_res_speedup=-1",
+                                          "cambi_max_val=1001",
+                                          "cambi_max_val=-0.5",
+                                          "full_ref=1",
+                                          "window_size=abc",
+                                          "no_such_option=1"};
     for (const auto& option : bad) {
         const std::string key = option.substr(0, option.find('='));
         const std::string message = usage_message([&] { make_cambi("cambi=" + option); });
@@ -95,8 +118,10 @@ TEST(CambiOptions, OutOfRangeValuesAreRejectedNamingTheOption) {
 TEST(CambiOptions, EveryOptionIsAccepted) {
     EXPECT_NO_THROW(make_cambi(
         "cambi=window_size=33:topk=0.5:cambi_topk=0.4:tvi_threshold=0.03:cambi_vis_lum_threshold=1:"
-        "max_log_contrast=3:enc_width=960:enc_height=540:enc_bitdepth=8:src_width=1920:src_height=1080:"
-        "eotf=pq:cambi_eotf=pq:cambi_high_res_speedup=1080:cambi_max_val=50:full_ref=true:heatmaps_path=x"));
+        "max_log_contrast=3:enc_width=960:enc_height=540:enc_bitdepth=8:src_width=1920:src_height="
+        "1080:"
+        "eotf=pq:cambi_eotf=pq:cambi_high_res_speedup=1080:cambi_max_val=50:full_ref=true:heatmaps_"
+        "path=x"));
 }
 
 // ---- §3: configurations rejected at init ----
@@ -113,7 +138,8 @@ TEST(CambiInit, SourceSizeCrossingTheEncodeSizeIsRejectedEvenWithoutFullRef) {
     const std::string message = init_error("cambi=src_width=640:src_height=300", format(576, 324));
     EXPECT_NE(message.find("src_width"), std::string::npos) << message;
     EXPECT_NE(init_error("cambi=src_width=400:src_height=400", format(576, 324)), "");
-    EXPECT_EQ(init_error("cambi=src_width=640:src_height=360", format(576, 324)), "");  // larger in both
+    EXPECT_EQ(init_error("cambi=src_width=640:src_height=360", format(576, 324)),
+              "");  // larger in both
 }
 
 TEST(CambiInit, WindowsBeyondTheReciprocalTableAreRejected) {
@@ -133,16 +159,20 @@ TEST(CambiInit, IndexMapsReadingPastTheInputAreRejected) {
     // §16.3: the float accumulation reaches `in` for 6236 -> 6118, and when the reference picture
     // is scaled up from 150 to 6612; the reference reads outside the plane there.
     ASSERT_EQ(source_index_map(6236, 6118).back(), 6236);
-    const std::string down = init_error("cambi=window_size=15:enc_width=6118:enc_height=216", format(6236, 216));
+    const std::string down =
+        init_error("cambi=window_size=15:enc_width=6118:enc_height=216", format(6236, 216));
     EXPECT_NE(down.find("enc_width"), std::string::npos) << down;
     ASSERT_EQ(source_index_map(150, 6612).back(), 150);
-    const std::string up =
-        init_error("cambi=window_size=15:full_ref=true:src_width=6612:src_height=300", format(150, 300));
+    const std::string up = init_error(
+        "cambi=window_size=15:full_ref=true:src_width=6612:src_height=300", format(150, 300));
     EXPECT_NE(up.find("src_width"), std::string::npos) << up;
 }
 
 TEST(CambiInit, EncodeLargerThanTheInputIsResetToTheInput) {
-    Scorer feature(options([](Options& o) { o.enc_width = 7000; o.enc_height = 100; }));
+    Scorer feature(options([](Options& o) {
+        o.enc_width = 7000;
+        o.enc_height = 100;
+    }));
     feature.init(format(576, 324));
     EXPECT_EQ(feature.config().distorted.width, 576);
     EXPECT_EQ(feature.config().distorted.height, 324);
@@ -177,17 +207,22 @@ TEST(CambiNames, OutputNames) {
     EXPECT_EQ(names("cambi=cambi_high_res_speedup=1080"), Names{"cambi_hrs_1080"});  // even on 720p
     EXPECT_EQ(names("cambi=enc_width=240:enc_height=180:full_ref=true"),
               (Names{"cambi_ench_180_encw_240", "cambi_source", "cambi_full_reference"}));
-    EXPECT_EQ(names("cambi=topk=0.5:window_size=33:eotf=pq:cambi_max_val=10:cambi_vis_lum_threshold=0.1"),
-              Names{"cambi_cmxv_10_vlt_0.1_eotf_pq_topk_0.5_ws_33"});
-    EXPECT_EQ(names("cambi=cambi_high_res_speedup=1080:cambi_max_val=17:cambi_vis_lum_threshold=0.06"),
-              Names{"cambi_hrs_1080_cmxv_17_vlt_0.06"});
+    EXPECT_EQ(
+        names("cambi=topk=0.5:window_size=33:eotf=pq:cambi_max_val=10:cambi_vis_lum_threshold=0.1"),
+        Names{"cambi_cmxv_10_vlt_0.1_eotf_pq_topk_0.5_ws_33"});
+    EXPECT_EQ(
+        names("cambi=cambi_high_res_speedup=1080:cambi_max_val=17:cambi_vis_lum_threshold=0.06"),
+        Names{"cambi_hrs_1080_cmxv_17_vlt_0.06"});
 }
 
 TEST(CambiEffective, TopkAndEotf) {
     Scorer a(options([](Options& o) { o.cambi_topk = 0.2; }));
     a.init(format(576, 324));
     EXPECT_EQ(a.config().topk, 0.2);  // topk is 0.6: cambi_topk decides
-    Scorer b(options([](Options& o) { o.topk = 0.3; o.cambi_topk = 0.2; }));
+    Scorer b(options([](Options& o) {
+        o.topk = 0.3;
+        o.cambi_topk = 0.2;
+    }));
     b.init(format(576, 324));
     EXPECT_EQ(b.config().topk, 0.3);
     Scorer c(options([](Options& o) { o.cambi_eotf = "pq"; }));
@@ -217,7 +252,8 @@ TEST(CambiFeature, MaxValClipsEveryOutput) {
 TEST(CambiFeature, EveryBitDepthAndChromaFormat) {
     double eight_bit = 0;
     for (const int bit_depth : {8, 9, 10, 11, 12, 16})
-        for (const auto chroma : {ChromaFormat::yuv420, ChromaFormat::yuv422, ChromaFormat::yuv444, ChromaFormat::yuv400}) {
+        for (const auto chroma : {ChromaFormat::yuv420, ChromaFormat::yuv422, ChromaFormat::yuv444,
+                                  ChromaFormat::yuv400}) {
             const double score = run_frame("cambi", banded(format(320, 240, bit_depth, chroma)))[0];
             EXPECT_TRUE(std::isfinite(score) && score > 0) << bit_depth;
             if (bit_depth != 8) continue;
@@ -247,7 +283,8 @@ TEST(CambiOutsideContract, ExtremeAspectRatiosRunOnTheClippedWindowDefinition) {
     // §16.1: the window exceeds the last scale; the reference corrupts its heap (3000×216,
     // 2560×216) or reads stale columns (216×2560). vq computes the clipped-window definition,
     // which the stage tests check against direct counting, including windows larger than the plane.
-    for (const auto& [w, h] : std::vector<std::pair<int, int>>{{3000, 216}, {2560, 216}, {216, 2560}, {2400, 216}}) {
+    for (const auto& [w, h] :
+         std::vector<std::pair<int, int>>{{3000, 216}, {2560, 216}, {216, 2560}, {2400, 216}}) {
         const double score = run_frame("cambi", banded(format(w, h)))[0];
         EXPECT_TRUE(std::isfinite(score) && score >= 0) << w << "x" << h;
     }
@@ -265,15 +302,21 @@ TEST(CambiOutsideContract, TenBitPassThroughIsNotGarbledByTheSourceSize) {
     // §16.4: with full_ref and a src_width rounding to another stride the reference garbles the
     // distorted 10-bit plane (example C's clip: 21.779666 alone, 0.008121 with 336×240). vq's
     // distorted score does not depend on the reference's processing size.
-    const Picture distorted = ::vq::test::make_picture(format(320, 240, 10), [](int p, int y, int x) {
-        const int r = 100 + (3 * x + 2 * y) / 8;
-        if (p > 0) return 0;
-        return x >= 280 ? 300 + int(example_hash(std::uint32_t(x), std::uint32_t(y)) % 64) : 4 * (r / 4);
-    });
+    const Picture distorted =
+        ::vq::test::make_picture(format(320, 240, 10), [](int p, int y, int x) {
+            const int r = 100 + (3 * x + 2 * y) / 8;
+            if (p > 0) return 0;
+            return x >= 280 ? 300 + int(example_hash(std::uint32_t(x), std::uint32_t(y)) % 64)
+                            : 4 * (r / 4);
+        });
     const double alone = run_frame("cambi", distorted)[0];
     EXPECT_NEAR(alone, 21.779666, 5e-7);
-    EXPECT_EQ(run_frame("cambi=full_ref=true:src_width=336:src_height=240", distorted, distorted)[0], alone);
-    EXPECT_EQ(run_frame("cambi=full_ref=true:src_width=640:src_height=480", distorted, distorted)[0], alone);
+    EXPECT_EQ(
+        run_frame("cambi=full_ref=true:src_width=336:src_height=240", distorted, distorted)[0],
+        alone);
+    EXPECT_EQ(
+        run_frame("cambi=full_ref=true:src_width=640:src_height=480", distorted, distorted)[0],
+        alone);
 }
 
 TEST(CambiOutsideContract, HeatmapSamplesWrapAboveFullScale) {
@@ -303,13 +346,14 @@ TEST(CambiHeatmaps, RawFilesAndPngsPerFrameAndScale) {
     const auto sizes = scale_sizes(257, 145, false);
     for (int s = 0; s < num_scales; ++s) {
         const auto [w, h] = sizes[std::size_t(s)];
-        const auto raw = dir / ("cambi_heatmap_scale_" + std::to_string(s) + "_" + std::to_string(w) + "x" +
-                                std::to_string(h) + "_16b.gray");
+        const auto raw = dir / ("cambi_heatmap_scale_" + std::to_string(s) + "_" +
+                                std::to_string(w) + "x" + std::to_string(h) + "_16b.gray");
         ASSERT_TRUE(std::filesystem::exists(raw)) << raw;
         EXPECT_EQ(std::filesystem::file_size(raw), std::uintmax_t(2 * w * h * 2)) << raw;
         for (int frame = 0; frame < 2; ++frame) {
-            const auto png = dir / ("cambi_heatmap_scale_" + std::to_string(s) + "_" + std::to_string(w) + "x" +
-                                    std::to_string(h) + "_frame_" + std::to_string(frame) + ".png");
+            const auto png =
+                dir / ("cambi_heatmap_scale_" + std::to_string(s) + "_" + std::to_string(w) + "x" +
+                       std::to_string(h) + "_frame_" + std::to_string(frame) + ".png");
             std::ifstream in(png, std::ios::binary);
             char signature[8] = {};
             in.read(signature, 8);
@@ -335,7 +379,8 @@ TEST(CambiHeatmaps, RawFilesAndPngsPerFrameAndScale) {
 TEST(CambiHeatmaps, UnusablePathIsRejected) {
     const auto file = vq::test::scratch_dir("cambi_heatmaps_file") / "plain_file";
     std::ofstream(file) << "x";
-    const std::string message = init_error("cambi=heatmaps_path=" + file.string(), format(320, 240));
+    const std::string message =
+        init_error("cambi=heatmaps_path=" + file.string(), format(320, 240));
     EXPECT_NE(message.find("heatmaps_path"), std::string::npos) << message;
 }
 

@@ -26,17 +26,20 @@ using u128 = unsigned __int128;
 void expect_correctly_rounded(u128 sum, std::uint64_t k, double d) {
     ASSERT_TRUE(std::isfinite(d) && d > 0);
     int exponent = 0;
-    const double fraction = std::frexp(d, &exponent);  // d = fraction · 2^exponent, fraction in [0.5, 1)
+    const double fraction =
+        std::frexp(d, &exponent);  // d = fraction · 2^exponent, fraction in [0.5, 1)
     const auto significand = std::uint64_t(std::ldexp(fraction, 53));
-    // d = significand · 2^(exponent-53); compare sum/(k·2^24) with (significand ± 1/2) · 2^(exponent-53)
-    // as integers: 2·sum·2^s vs (2·significand ± 1)·k·2^t with all exponents made non-negative.
+    // d = significand · 2^(exponent-53); compare sum/(k·2^24) with (significand ± 1/2) ·
+    // 2^(exponent-53) as integers: 2·sum·2^s vs (2·significand ± 1)·k·2^t with all exponents made
+    // non-negative.
     const int scale = exponent - 53 + 24;  // d·k·2^24 = significand·k·2^scale
-    const auto compare = [&](std::int64_t twice_significand) {  // sign of 2·sum - twice_sig·k·2^scale
-        const u128 left = scale >= 0 ? 2 * sum : (2 * sum) << -scale;
-        const u128 right = scale >= 0 ? (u128(std::uint64_t(twice_significand)) * k) << scale
-                                      : u128(std::uint64_t(twice_significand)) * k;
-        return left < right ? -1 : left > right ? 1 : 0;
-    };
+    const auto compare =
+        [&](std::int64_t twice_significand) {  // sign of 2·sum - twice_sig·k·2^scale
+            const u128 left = scale >= 0 ? 2 * sum : (2 * sum) << -scale;
+            const u128 right = scale >= 0 ? (u128(std::uint64_t(twice_significand)) * k) << scale
+                                          : u128(std::uint64_t(twice_significand)) * k;
+            return left < right ? -1 : left > right ? 1 : 0;
+        };
     const int below = compare(std::int64_t(2 * significand - 1));  // must be >= 0
     const int above = compare(std::int64_t(2 * significand + 1));  // must be <= 0
     EXPECT_GE(below, 0) << "sum/k is closer to the next double down";
@@ -102,7 +105,8 @@ TEST(CudaCambiExactMean, DiffersFromTheReferenceOrderOnlyByItsRoundingError) {
         }
         const std::size_t k = top_k_count(c.size(), 0.6);
         std::vector<float> sorted = c;
-        std::nth_element(sorted.begin(), sorted.begin() + std::ptrdiff_t(k - 1), sorted.end(), std::greater<float>());
+        std::nth_element(sorted.begin(), sorted.begin() + std::ptrdiff_t(k - 1), sorted.end(),
+                         std::greater<float>());
         u128 sum = 0;
         for (std::size_t i = 0; i < k; ++i) sum += u128(std::uint64_t(double(sorted[i]) * 0x1p24));
         const double exact = exact_top_k_mean(sum, k);
@@ -111,8 +115,9 @@ TEST(CudaCambiExactMean, DiffersFromTheReferenceOrderOnlyByItsRoundingError) {
         largest = std::max(largest, ulp_distance(exact, reference_order));
         EXPECT_LE(std::abs(exact - reference_order), double(k) * 0x1p-53 * exact + 0x1p-52 * exact);
     }
-    std::printf("exact vs reference-order top-k means: %d of %d differ, largest difference %llu ulp\n", inexact,
-                trials, (unsigned long long)largest);
+    std::printf(
+        "exact vs reference-order top-k means: %d of %d differ, largest difference %llu ulp\n",
+        inexact, trials, (unsigned long long)largest);
     EXPECT_GT(inexact, 0) << "the case is meant to make the reference's sum inexact";
 }
 

@@ -34,7 +34,8 @@ std::vector<FramePair> order_clip() {
     const Picture zero = order_content_picture(OrderContent::zero_kth, 7);
     const Picture small = order_content_picture(OrderContent::small_kth, 7);
     const Picture ramp = order_content_picture(OrderContent::ramp, 7);
-    return {{ramp, zero, 0}, {small, ramp, 1}, {ramp, ramp, 2}, {zero, small, 3}, {ramp, ramp, 4}, {ramp, zero, 5}};
+    return {{ramp, zero, 0},  {small, ramp, 1}, {ramp, ramp, 2},
+            {zero, small, 3}, {ramp, ramp, 4},  {ramp, zero, 5}};
 }
 constexpr std::uint64_t order_dependent_frames = 4;
 
@@ -45,22 +46,26 @@ struct ExactScore {
     bool order_dependent = false;
 };
 
-ExactScore exactly_rounded_score(const Picture& picture, const Config& config, const PictureGeometry& geometry) {
+ExactScore exactly_rounded_score(const Picture& picture, const Config& config,
+                                 const PictureGeometry& geometry) {
     ExactScore result;
     std::array<double, num_scales> pooled{};
     const auto planes = scale_planes(picture, config, geometry);
     for (std::size_t s = 0; s < planes.size(); ++s) {
         std::vector<float> c = planes[s];
         const std::size_t k = top_k_count(c.size(), config.topk);
-        std::nth_element(c.begin(), c.begin() + std::ptrdiff_t(k - 1), c.end(), std::greater<float>());
+        std::nth_element(c.begin(), c.begin() + std::ptrdiff_t(k - 1), c.end(),
+                         std::greater<float>());
         float smallest = 0;
         for (const float v : planes[s])
             if (v != 0 && (smallest == 0 || v < smallest)) smallest = v;
         unsigned __int128 sum = 0;
-        for (std::size_t i = 0; i < k; ++i) sum += (unsigned __int128)(std::ldexp(double(c[i]), 24));
+        for (std::size_t i = 0; i < k; ++i)
+            sum += (unsigned __int128)(std::ldexp(double(c[i]), 24));
         pooled[s] = exact_top_k_mean(sum, k);
         result.order_dependent = result.order_dependent ||
-            !top_k_sum_is_exact(sum, std::bit_cast<std::uint32_t>(c[k - 1]), std::bit_cast<std::uint32_t>(smallest) >> 16);
+                                 !top_k_sum_is_exact(sum, std::bit_cast<std::uint32_t>(c[k - 1]),
+                                                     std::bit_cast<std::uint32_t>(smallest) >> 16);
     }
     result.score = combine_scales(pooled, geometry.window);
     return result;
@@ -89,14 +94,17 @@ TEST_P(CudaCambiOrderDependentSums, DefaultGivesTheExactlyRoundedMeanAndCountsTh
     const auto got = run_twin(*gpu, frames);
     std::uint64_t frames_with = 0;
     for (std::size_t f = 0; f < frames.size(); ++f) {
-        const ExactScore distorted = exactly_rounded_score(frames[f].distorted, config, config.distorted);
-        const ExactScore reference = exactly_rounded_score(frames[f].reference, config, config.reference);
+        const ExactScore distorted =
+            exactly_rounded_score(frames[f].distorted, config, config.distorted);
+        const ExactScore reference =
+            exactly_rounded_score(frames[f].reference, config, config.reference);
         frames_with += distorted.order_dependent || reference.order_dependent;
         std::vector<double> expected(3);
         scorer.finish(Block{distorted.score, reference.score, 0}, expected);
         for (std::size_t k = 0; k < expected.size(); ++k)
-            EXPECT_EQ(got[f][k], expected[k]) << request << " frame " << f << " output " << k << std::hexfloat
-                                              << ": exactly rounded " << expected[k] << ", cuda " << got[f][k];
+            EXPECT_EQ(got[f][k], expected[k])
+                << request << " frame " << f << " output " << k << std::hexfloat
+                << ": exactly rounded " << expected[k] << ", cuda " << got[f][k];
     }
     EXPECT_EQ(frames_with, order_dependent_frames);
     EXPECT_EQ(note(*gpu, "order_dependent_frames"), frames_with);
@@ -116,8 +124,9 @@ TEST_P(CudaCambiOrderDependentSums, ReferenceOrderMatchesTheCpuTwinBitForBit) {
     const auto got = run_twin(*gpu, frames);
     for (std::size_t f = 0; f < frames.size(); ++f)
         for (std::size_t k = 0; k < expected[f].size(); ++k)
-            EXPECT_EQ(got[f][k], expected[f][k]) << request << " frame " << f << " output " << k << std::hexfloat
-                                                 << ": cpu " << expected[f][k] << ", cuda " << got[f][k];
+            EXPECT_EQ(got[f][k], expected[f][k])
+                << request << " frame " << f << " output " << k << std::hexfloat << ": cpu "
+                << expected[f][k] << ", cuda " << got[f][k];
     EXPECT_EQ(note(*gpu, "order_dependent_frames"), order_dependent_frames);
     // Without the option the CUDA twin differs from the CPU twin somewhere on this clip: the
     // option is what makes them equal.
@@ -126,16 +135,19 @@ TEST_P(CudaCambiOrderDependentSums, ReferenceOrderMatchesTheCpuTwinBitForBit) {
     const auto without = run_twin(*plain, frames);
     std::size_t differing_without = 0;
     for (std::size_t f = 0; f < frames.size(); ++f)
-        for (std::size_t k = 0; k < expected[f].size(); ++k) differing_without += without[f][k] != expected[f][k];
+        for (std::size_t k = 0; k < expected[f].size(); ++k)
+            differing_without += without[f][k] != expected[f][k];
     EXPECT_GT(differing_without, 0u);
 }
 
 std::string option_name(const testing::TestParamInfo<std::string>& info) {
-    return info.param.empty() ? std::string("defaults") : info.param.substr(1, info.param.find('=') - 1);
+    return info.param.empty() ? std::string("defaults")
+                              : info.param.substr(1, info.param.find('=') - 1);
 }
 
 INSTANTIATE_TEST_SUITE_P(Cambi, CudaCambiOrderDependentSums,
-                         testing::Values("", ":tvi_threshold=0.012", ":max_log_contrast=3"), option_name);
+                         testing::Values("", ":tvi_threshold=0.012", ":max_log_contrast=3"),
+                         option_name);
 
 // Through vq::Session, as the CLI runs it: the run's receipt carries the counts and the log line.
 TEST(CudaCambiOrderDependentReceipt, SessionReceiptCarriesTheCounts) {

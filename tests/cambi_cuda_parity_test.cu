@@ -45,7 +45,8 @@ UlpComparison compare_twins(const std::string& request, const std::vector<FrameP
     const std::string what = describe_case(format, request);
     UlpComparison d(max_order_ulps);
     for (std::size_t f = 0; f < frames.size(); ++f)
-        for (std::size_t k = 0; k < expected[f].size(); ++k) d.check(expected[f][k], got[f][k], what, f, cpu->outputs()[k]);
+        for (std::size_t k = 0; k < expected[f].size(); ++k)
+            d.check(expected[f][k], got[f][k], what, f, cpu->outputs()[k]);
     return d;
 }
 
@@ -55,8 +56,8 @@ std::vector<FramePair> clip(const VideoFormat& format, std::uint32_t seed) {
                               Content::grainy, Content::extremes,  Content::banded};
     std::vector<FramePair> frames;
     for (std::uint32_t i = 0; i < 6; ++i)
-        frames.push_back(
-            {make_picture(format, Content::grainy, seed + 100 + i), make_picture(format, scenes[i], seed + i), i});
+        frames.push_back({make_picture(format, Content::grainy, seed + 100 + i),
+                          make_picture(format, scenes[i], seed + i), i});
     return frames;
 }
 
@@ -79,19 +80,26 @@ TEST_P(CudaCambiTwins, MatchTheCpuTwinFrameByFrame) {
 std::vector<TwinCase> twin_cases() {
     std::vector<TwinCase> all;
     for (const int depth : {8, 10})
-        for (const auto& [w, h] : std::vector<std::pair<int, int>>{{216, 216}, {641, 359}, {1920, 1080}})
-            for (const char* request : {"cambi", "cambi=full_ref=true:topk=0.2", "cambi=max_log_contrast=3:eotf=pq"})
+        for (const auto& [w, h] :
+             std::vector<std::pair<int, int>>{{216, 216}, {641, 359}, {1920, 1080}})
+            for (const char* request :
+                 {"cambi", "cambi=full_ref=true:topk=0.2", "cambi=max_log_contrast=3:eotf=pq"})
                 all.push_back({{w, h, depth, ChromaFormat::yuv420}, request});
     all.push_back({{3840, 2160, 10, ChromaFormat::yuv420}, "cambi"});
-    all.push_back({{3840, 2160, 8, ChromaFormat::yuv420}, "cambi=cambi_high_res_speedup=2160:full_ref=true"});
-    all.push_back({{1920, 1080, 10, ChromaFormat::yuv422}, "cambi=cambi_high_res_speedup=1080:enc_bitdepth=8"});
-    all.push_back({{641, 359, 12, ChromaFormat::yuv444}, "cambi=enc_width=320:enc_height=240:full_ref=true"});
-    all.push_back({{641, 359, 16, ChromaFormat::yuv400}, "cambi=window_size=127:cambi_vis_lum_threshold=1"});
+    all.push_back(
+        {{3840, 2160, 8, ChromaFormat::yuv420}, "cambi=cambi_high_res_speedup=2160:full_ref=true"});
+    all.push_back({{1920, 1080, 10, ChromaFormat::yuv422},
+                   "cambi=cambi_high_res_speedup=1080:enc_bitdepth=8"});
+    all.push_back(
+        {{641, 359, 12, ChromaFormat::yuv444}, "cambi=enc_width=320:enc_height=240:full_ref=true"});
+    all.push_back(
+        {{641, 359, 16, ChromaFormat::yuv400}, "cambi=window_size=127:cambi_vis_lum_threshold=1"});
     return all;
 }
 
 std::string twin_name(const testing::TestParamInfo<TwinCase>& info) {
-    std::string name = std::to_string(info.index) + "_" + describe_case(info.param.format, info.param.request);
+    std::string name =
+        std::to_string(info.index) + "_" + describe_case(info.param.format, info.param.request);
     for (char& ch : name)
         if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
     return name;
@@ -128,7 +136,8 @@ TEST(CudaCambiErrors, SampleAboveTheBitDepthFailsLikeTheCpuTwin) {
     picture.plane_data<std::uint16_t>(0)[320 * 100 + 7] = 1500;
     std::string cpu_message, gpu_message;
     for (const bool on_gpu : {false, true}) {
-        std::unique_ptr<Feature> feature = on_gpu ? make_cuda_twin("cambi") : std::unique_ptr<Feature>(make_cpu_twin("cambi"));
+        std::unique_ptr<Feature> feature =
+            on_gpu ? make_cuda_twin("cambi") : std::unique_ptr<Feature>(make_cpu_twin("cambi"));
         feature->init(format);
         try {
             run_twin(*feature, {{{}, picture}});
@@ -156,7 +165,8 @@ TEST(CudaCambiHeatmaps, SameFilesAsTheCpuTwin) {
     const std::filesystem::path gpu_dir = scratch_dir("cuda_cambi_heatmaps_cuda");
     for (const bool on_gpu : {false, true}) {
         const std::string request = "cambi=heatmaps_path=" + (on_gpu ? gpu_dir : cpu_dir).string();
-        std::unique_ptr<Feature> feature = on_gpu ? make_cuda_twin(request) : std::unique_ptr<Feature>(make_cpu_twin(request));
+        std::unique_ptr<Feature> feature =
+            on_gpu ? make_cuda_twin(request) : std::unique_ptr<Feature>(make_cpu_twin(request));
         feature->init(format);
         run_twin(*feature, frames);
     }
@@ -167,7 +177,8 @@ TEST(CudaCambiHeatmaps, SameFilesAsTheCpuTwin) {
         EXPECT_TRUE(file_bytes(entry.path()) == file_bytes(gpu_dir / name)) << name;
         ++files;
     }
-    EXPECT_EQ(files, std::size_t(5 + 5 * frames.size()));  // raw files, and a PNG per scale and frame
+    EXPECT_EQ(files,
+              std::size_t(5 + 5 * frames.size()));  // raw files, and a PNG per scale and frame
 }
 
 // ---- Fixtures against the reference's golden outputs (CAMBI's table, as the CPU test) ----
@@ -190,13 +201,14 @@ TEST_P(CudaCambiFixtures, MatchTheGoldenOutputsAndTheCpuTwin) {
     UlpComparison against_golden(max_order_ulps);
     for (std::size_t f = 0; f < frames.size(); ++f)
         for (std::size_t k = 0; k < names.size(); ++k)
-            against_golden.check(golden["frames"][f]["metrics"][names[k]].get<double>(), scores[f][k], c.golden, f,
-                                 names[k]);
+            against_golden.check(golden["frames"][f]["metrics"][names[k]].get<double>(),
+                                 scores[f][k], c.golden, f, names[k]);
     against_golden.report(c.golden + " against the golden outputs");
     compare_twins(c.request, frames).report(c.golden + " against the CPU twin");
 }
 
-INSTANTIATE_TEST_SUITE_P(Cambi, CudaCambiFixtures, testing::ValuesIn(::vq::test::cambi_golden_cases()),
+INSTANTIATE_TEST_SUITE_P(Cambi, CudaCambiFixtures,
+                         testing::ValuesIn(::vq::test::cambi_golden_cases()),
                          ::vq::test::golden_case_name);
 
 }  // namespace

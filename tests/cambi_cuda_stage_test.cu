@@ -40,8 +40,8 @@ struct Case {
 };
 
 std::string describe(const Case& c) {
-    return std::to_string(c.width) + "x" + std::to_string(c.height) + " " + std::to_string(c.bit_depth) + "-bit " +
-           to_string(c.scene) + " " + c.request;
+    return std::to_string(c.width) + "x" + std::to_string(c.height) + " " +
+           std::to_string(c.bit_depth) + "-bit " + to_string(c.scene) + " " + c.request;
 }
 
 void PrintTo(const Case& c, std::ostream* out) { *out << describe(c); }
@@ -144,7 +144,8 @@ TEST_P(CudaCambiStages, EveryPlaneMatchesTheCpuTwin) {
     const Options options = Options::from(cambi_options(c.request));
     const Config config = resolve_config(options, format);
     const std::uint32_t seed = std::uint32_t(c.width * 31 + c.height + c.bit_depth);
-    const FramePair pair{make_picture(format, Content::grainy, seed + 1), make_picture(format, c.scene, seed)};
+    const FramePair pair{make_picture(format, Content::grainy, seed + 1),
+                         make_picture(format, c.scene, seed)};
     const int pictures = config.full_ref ? 2 : 1;
     std::array<PictureTrace, gpu::max_pictures> traces;
     for (int p = 0; p < pictures; ++p)
@@ -156,7 +157,8 @@ TEST_P(CudaCambiStages, EveryPlaneMatchesTheCpuTwin) {
         for (int s = 0; s < num_scales; ++s) {
             const ScaleTrace& t = traces[std::size_t(p)].scales[std::size_t(s)];
             expect_close(exact_top_k_mean(t.exact.sum, t.k), t.pooled, t.exact.order_independent,
-                         describe(c) + " picture " + std::to_string(p) + " scale " + std::to_string(s) + ": pooled mean");
+                         describe(c) + " picture " + std::to_string(p) + " scale " +
+                             std::to_string(s) + ": pooled mean");
         }
 
     VQ_REQUIRE_CUDA();
@@ -164,7 +166,8 @@ TEST_P(CudaCambiStages, EveryPlaneMatchesTheCpuTwin) {
     cuda::DeviceBuffer distorted(format.frame_bytes()), reference(format.frame_bytes());
     cuda::copy(distorted.data(), pair.distorted.data(), format.frame_bytes());
     cuda::copy(reference.data(), pair.reference.data(), format.frame_bytes());
-    const cuda::DeviceFrame frame{format, config.full_ref ? reference.data() : nullptr, distorted.data()};
+    const cuda::DeviceFrame frame{format, config.full_ref ? reference.data() : nullptr,
+                                  distorted.data()};
     const cuda::Stream stream;
     CudaPipeline pipeline(config, format, stream.get());
     const cuda::DeviceArray<CudaBlock> device_block(1);
@@ -186,7 +189,8 @@ TEST_P(CudaCambiStages, EveryPlaneMatchesTheCpuTwin) {
             ASSERT_EQ(pipeline.counted(p, s), t.counted) << at;
             const std::vector<float> gpu_c = pipeline.c_values(p, s);
             for (std::size_t i = 0; i < t.c.size(); ++i)
-                ASSERT_EQ(std::bit_cast<std::uint32_t>(gpu_c[i]), std::bit_cast<std::uint32_t>(t.c[i]))
+                ASSERT_EQ(std::bit_cast<std::uint32_t>(gpu_c[i]),
+                          std::bit_cast<std::uint32_t>(t.c[i]))
                     << at << ": c-value at row " << i / t.width << ", column " << i % t.width;
             const auto& words = block.top_k_sums[p][s];
             ASSERT_TRUE((u128(words[1]) << 64 | words[0]) == t.exact.sum) << at << ": top-k sum";
@@ -194,13 +198,15 @@ TEST_P(CudaCambiStages, EveryPlaneMatchesTheCpuTwin) {
         }
         expect_close(picture_score(block, p, config), trace.score, exact, what + ": score");
     }
-    std::printf("largest pooled/score difference so far: %llu ulp\n", (unsigned long long)largest_ulps_seen);
+    std::printf("largest pooled/score difference so far: %llu ulp\n",
+                (unsigned long long)largest_ulps_seen);
 }
 
 std::vector<Case> cases() {
     std::vector<Case> all;
     // Sizes: the smallest accepted side, odd sizes, one side below 216, 1080p, 4K.
-    for (const auto& [w, h] : std::vector<std::pair<int, int>>{{216, 216}, {217, 301}, {641, 359}, {400, 150}, {1920, 1080}})
+    for (const auto& [w, h] : std::vector<std::pair<int, int>>{
+             {216, 216}, {217, 301}, {641, 359}, {400, 150}, {1920, 1080}})
         for (const int depth : {8, 10})
             for (const Content scene : {Content::banded, Content::patchwork, Content::staircase})
                 all.push_back({w, h, depth, "cambi", scene});
@@ -235,8 +241,10 @@ std::vector<Case> cases() {
         "cambi=cambi_max_val=5",
     };
     for (const std::string& request : requests)
-        for (const Content scene : {Content::banded, Content::staircase}) all.push_back({641, 359, 10, request, scene});
-    all.push_back({1280, 720, 8, "cambi=full_ref=true:src_width=1920:src_height=1080", Content::patchwork});
+        for (const Content scene : {Content::banded, Content::staircase})
+            all.push_back({641, 359, 10, request, scene});
+    all.push_back(
+        {1280, 720, 8, "cambi=full_ref=true:src_width=1920:src_height=1080", Content::patchwork});
     all.push_back({960, 540, 10, "cambi=max_log_contrast=5:window_size=127", Content::patchwork});
     return all;
 }

@@ -47,10 +47,10 @@ TEST(CambiExactSum, Bounds) {
 // Everything the device knows of one plane, found here by sorting, and the spec's m.
 struct PlaneFacts {
     std::size_t k = 0;
-    u128 sum = 0;             // Σ of the k largest · 2^24
-    std::uint32_t kth = 0;    // t
+    u128 sum = 0;                      // Σ of the k largest · 2^24
+    std::uint32_t kth = 0;             // t
     std::uint32_t smallest_top16 = 0;  // of the plane's smallest non-zero value, 0: none
-    float spec_m = 0;         // the smallest non-zero of the k largest, 0: none
+    float spec_m = 0;                  // the smallest non-zero of the k largest, 0: none
 };
 
 PlaneFacts facts(std::vector<float> c, double topk) {
@@ -60,7 +60,8 @@ PlaneFacts facts(std::vector<float> c, double topk) {
     for (const float v : c)
         if (v != 0 && (smallest == 0 || v < smallest)) smallest = v;
     f.smallest_top16 = bits(smallest) >> 16;
-    std::nth_element(c.begin(), c.begin() + std::ptrdiff_t(f.k - 1), c.end(), std::greater<float>());
+    std::nth_element(c.begin(), c.begin() + std::ptrdiff_t(f.k - 1), c.end(),
+                     std::greater<float>());
     f.kth = bits(c[f.k - 1]);
     for (std::size_t i = 0; i < f.k; ++i) {
         f.sum += u128(std::ldexp(double(c[i]), 24));  // exact: c-values are multiples of 2^-24
@@ -96,7 +97,8 @@ Verdicts check_planes(const Picture& picture, const Options& options, const std:
         EXPECT_EQ(exact, spec_condition(f)) << what << " scale " << s;
         std::vector<float> c = planes[s];
         const double cpu = top_k_mean(c, config.topk);
-        const double exact_mean = std::ldexp(double(f.sum), -24) / double(f.k);  // Σ rounded once when exact
+        const double exact_mean =
+            std::ldexp(double(f.sum), -24) / double(f.k);  // Σ rounded once when exact
         if (exact) EXPECT_EQ(cpu, exact_mean) << what << " scale " << s;
         v.exact.push_back(exact);
         v.t_zero.push_back(f.kth == 0);
@@ -104,12 +106,14 @@ Verdicts check_planes(const Picture& picture, const Options& options, const std:
         cpu_means[s] = cpu;
         exact_means[s] = exact_mean;
         std::printf("%s scale %zu: k %zu, t %g, m %g, sum %.6g: %s%s\n", what.c_str(), s, f.k,
-                    double(std::bit_cast<float>(f.kth)), double(f.spec_m), std::ldexp(double(f.sum), -24),
-                    exact ? "exact" : "order-dependent", !exact && cpu != exact_mean ? ", CPU differs" : "");
+                    double(std::bit_cast<float>(f.kth)), double(f.spec_m),
+                    std::ldexp(double(f.sum), -24), exact ? "exact" : "order-dependent",
+                    !exact && cpu != exact_mean ? ", CPU differs" : "");
     }
     const double cpu_score = combine_scales(cpu_means, config.distorted.window);
     const double exact_score = combine_scales(exact_means, config.distorted.window);
-    std::printf("%s score: %.17g (CPU twin), %.17g (exactly rounded means)\n", what.c_str(), cpu_score, exact_score);
+    std::printf("%s score: %.17g (CPU twin), %.17g (exactly rounded means)\n", what.c_str(),
+                cpu_score, exact_score);
     v.score_differs = cpu_score != exact_score;
     return v;
 }
@@ -121,16 +125,20 @@ TEST(CambiExactSum, OrderContentFailsAtScaleZero) {
         options.tvi_threshold = tvi;
         options.max_log_contrast = mlc;
         const std::string at = " tvi " + std::to_string(tvi) + " mlc " + std::to_string(mlc);
-        const Verdicts zero = check_planes(order_content_picture(OrderContent::zero_kth, 7), options, "zero_kth" + at);
+        const Verdicts zero = check_planes(order_content_picture(OrderContent::zero_kth, 7),
+                                           options, "zero_kth" + at);
         EXPECT_FALSE(zero.exact[0]);
         EXPECT_TRUE(zero.t_zero[0]);
         EXPECT_TRUE(zero.cpu_differs[0]) << "the reference's rounding should show on this content";
         EXPECT_TRUE(zero.score_differs) << "and in the score (the CUDA test relies on it)";
-        const Verdicts small = check_planes(order_content_picture(OrderContent::small_kth, 7), options, "small_kth" + at);
+        const Verdicts small = check_planes(order_content_picture(OrderContent::small_kth, 7),
+                                            options, "small_kth" + at);
         EXPECT_FALSE(small.exact[0]);
         EXPECT_FALSE(small.t_zero[0]);
-        const Verdicts ramp = check_planes(order_content_picture(OrderContent::ramp, 7), options, "ramp" + at);
-        for (std::size_t s = 0; s < ramp.exact.size(); ++s) EXPECT_TRUE(ramp.exact[s]) << "ramp scale " << s;
+        const Verdicts ramp =
+            check_planes(order_content_picture(OrderContent::ramp, 7), options, "ramp" + at);
+        for (std::size_t s = 0; s < ramp.exact.size(); ++s)
+            EXPECT_TRUE(ramp.exact[s]) << "ramp scale " << s;
     }
 }
 

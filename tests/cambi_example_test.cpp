@@ -25,7 +25,8 @@ struct Checksums {
     double pooled;
 };
 
-void expect_checksums(const PipelineTrace& trace, const std::array<Checksums, num_scales>& expected) {
+void expect_checksums(const PipelineTrace& trace,
+                      const std::array<Checksums, num_scales>& expected) {
     for (int s = 0; s < num_scales; ++s) {
         SCOPED_TRACE("scale " + std::to_string(s));
         const ScaleTrace& t = trace.scales[std::size_t(s)];
@@ -138,7 +139,8 @@ TEST_F(CambiExampleA, Scales3And4) {
     const PipelineTrace t = trace();
     EXPECT_EQ(t.scales[3].filtered, (std::vector<std::uint16_t>{160, 161, 160, 150}));
     EXPECT_EQ(t.scales[3].mask, (std::vector<std::uint8_t>{1, 1, 1, 1}));
-    EXPECT_EQ(t.scales[3].c, (std::vector<float>{0x1.555556p-1f, 0x1.555556p-1f, 0x1.555556p-1f, 0}));
+    EXPECT_EQ(t.scales[3].c,
+              (std::vector<float>{0x1.555556p-1f, 0x1.555556p-1f, 0x1.555556p-1f, 0}));
     EXPECT_EQ(t.scales[3].pooled, 0.66666668653488159);
     EXPECT_EQ(t.scales[4].filtered, (std::vector<std::uint16_t>{160}));
     EXPECT_EQ(t.scales[4].c, (std::vector<float>{0}));
@@ -147,13 +149,14 @@ TEST_F(CambiExampleA, Scales3And4) {
 
 TEST_F(CambiExampleA, ChecksumsAndScore) {
     const PipelineTrace t = trace();
-    expect_checksums(t, {{
-        {16, 16, 206, 40742, 124, 2.5f, 175.04246187210083, 153, 1.1440683782490251},
-        {8, 8, 55, 10160, 46, 2.0f, 58.350000441074371, 38, 1.3750000094112598},
-        {4, 4, 15, 2517, 9, 3.0f, 14.466666877269745, 9, 1.6074074308077495},
-        {2, 2, 4, 631, 3, 0x1.555556p-1f, 2.0000000596046448, 2, 0.66666668653488159},
-        {1, 1, 1, 160, 0, 0.0f, 0.0, 1, 0.0},
-    }});
+    expect_checksums(
+        t, {{
+               {16, 16, 206, 40742, 124, 2.5f, 175.04246187210083, 153, 1.1440683782490251},
+               {8, 8, 55, 10160, 46, 2.0f, 58.350000441074371, 38, 1.3750000094112598},
+               {4, 4, 15, 2517, 9, 3.0f, 14.466666877269745, 9, 1.6074074308077495},
+               {2, 2, 4, 631, 3, 0x1.555556p-1f, 2.0000000596046448, 2, 0.66666668653488159},
+               {1, 1, 1, 160, 0, 0.0f, 0.0, 1, 0.0},
+           }});
     EXPECT_EQ(t.score, 0x1.079856be2732bp+2);
 }
 
@@ -189,7 +192,8 @@ TEST(CambiExampleB, ConversionAndAntiDither) {
         EXPECT_EQ(p[std::size_t(j)], 160) << j;
         EXPECT_EQ(p[std::size_t(100 * 256 + j)], 202) << j;
     }
-    const std::vector<std::uint16_t> row_143(p.begin() + 143 * 256 + 184, p.begin() + 143 * 256 + 200);
+    const std::vector<std::uint16_t> row_143(p.begin() + 143 * 256 + 184,
+                                             p.begin() + 143 * 256 + 200);
     EXPECT_EQ(row_143, (std::vector<std::uint16_t>{252, 252, 252, 252, 252, 252, 252, 424, 610, 572,
                                                    532, 556, 582, 608, 568, 530}));
     long sum = 0;
@@ -201,15 +205,21 @@ TEST(CambiExampleB, ScalesProbesAndScore) {
     const Picture picture = example_b_picture();
     const Config config = resolve_config(Options{}, picture.format());
     const PictureGeometry& g = config.distorted;
-    const PipelineTrace t = trace_pipeline(converted(picture, config, g), g.width, g.height, g.window,
-                                           g.mask_threshold, g.speedup, config.contrast, config.topk);
-    expect_checksums(t, {{
-        {256, 144, 27518, 10730725, 16444, 0x1.8a3d7p+4f, 241330.34850800037, 22118, 10.911038453205551},
-        {128, 72, 6901, 2623529, 6815, 0x1.8a3d7p+4f, 112517.01753544807, 5529, 18.773531307469529},
-        {64, 36, 1728, 640816, 1728, 0x1.755556p+4f, 32185.049892902374, 1382, 20.117284598122801},
-        {32, 18, 432, 153914, 430, 0x1.cccccep+3f, 3456.7103307247162, 345, 8.7245293686355367},
-        {16, 9, 108, 37483, 64, 0x1.ddddep+1f, 215.99743294715881, 86, 2.5115980575251027},
-    }});
+    const PipelineTrace t =
+        trace_pipeline(converted(picture, config, g), g.width, g.height, g.window, g.mask_threshold,
+                       g.speedup, config.contrast, config.topk);
+    expect_checksums(
+        t,
+        {{
+            {256, 144, 27518, 10730725, 16444, 0x1.8a3d7p+4f, 241330.34850800037, 22118,
+             10.911038453205551},
+            {128, 72, 6901, 2623529, 6815, 0x1.8a3d7p+4f, 112517.01753544807, 5529,
+             18.773531307469529},
+            {64, 36, 1728, 640816, 1728, 0x1.755556p+4f, 32185.049892902374, 1382,
+             20.117284598122801},
+            {32, 18, 432, 153914, 430, 0x1.cccccep+3f, 3456.7103307247162, 345, 8.7245293686355367},
+            {16, 9, 108, 37483, 64, 0x1.ddddep+1f, 215.99743294715881, 86, 2.5115980575251027},
+        }});
     const auto c_at = [&](int scale, int row, int col) {
         const ScaleTrace& s = t.scales[std::size_t(scale)];
         return s.c[std::size_t(row * s.width + col)];
@@ -297,28 +307,35 @@ TEST(CambiExampleC, Resize) {
     const Config config = resolve_config(example_c_options(), picture.format());
     const auto p = converted(picture, config, config.distorted);
     EXPECT_EQ(std::vector<std::uint16_t>(p.begin(), p.begin() + 16),
-              (std::vector<std::uint16_t>{100, 100, 100, 100, 100, 100, 100, 100, 104, 104, 104, 104,
-                                          104, 104, 104, 104}));
+              (std::vector<std::uint16_t>{100, 100, 100, 100, 100, 100, 100, 100, 104, 104, 104,
+                                          104, 104, 104, 104, 104}));
     const auto row = p.begin() + 179 * 240;
     EXPECT_EQ(std::vector<std::uint16_t>(row + 200, row + 240),
-              (std::vector<std::uint16_t>{256, 260, 260, 260, 260, 260, 260, 260, 260, 264, 318, 325, 337, 344,
-                                          350, 362, 305, 311, 324, 330, 336, 349, 355, 362, 310, 316, 323, 335,
-                                          342, 354, 361, 303, 315, 322, 328, 341, 347, 353, 302, 308}));
+              (std::vector<std::uint16_t>{256, 260, 260, 260, 260, 260, 260, 260, 260, 264,
+                                          318, 325, 337, 344, 350, 362, 305, 311, 324, 330,
+                                          336, 349, 355, 362, 310, 316, 323, 335, 342, 354,
+                                          361, 303, 315, 322, 328, 341, 347, 353, 302, 308}));
 }
 
 TEST(CambiExampleC, DistortedScales) {
     const Picture picture = example_c_distorted();
     const Config config = resolve_config(example_c_options(), picture.format());
     const PictureGeometry& g = config.distorted;
-    const PipelineTrace t = trace_pipeline(converted(picture, config, g), g.width, g.height, g.window,
-                                           g.mask_threshold, g.speedup, config.contrast, config.topk);
-    expect_checksums(t, {{
-        {240, 180, 37864, 8518574, 31098, 0x1.8f5c28p+4f, 454225.86814165115, 25920, 16.757597427815199},
-        {120, 90, 9488, 2100735, 9477, 0x1.8f5c28p+4f, 181870.41344451904, 6480, 21.932036283575457},
-        {60, 45, 2384, 519408, 2384, 0x1.4f3cf4p+4f, 39332.923766136169, 1620, 17.687064876085447},
-        {30, 23, 620, 127577, 620, 0x1.c00002p+3f, 5187.5337882041931, 414, 9.7075858369541628},
-        {15, 12, 167, 31514, 148, 0x1.1c71c8p+3f, 904.61905717849731, 108, 7.2783069433989347},
-    }});
+    const PipelineTrace t =
+        trace_pipeline(converted(picture, config, g), g.width, g.height, g.window, g.mask_threshold,
+                       g.speedup, config.contrast, config.topk);
+    expect_checksums(
+        t,
+        {{
+            {240, 180, 37864, 8518574, 31098, 0x1.8f5c28p+4f, 454225.86814165115, 25920,
+             16.757597427815199},
+            {120, 90, 9488, 2100735, 9477, 0x1.8f5c28p+4f, 181870.41344451904, 6480,
+             21.932036283575457},
+            {60, 45, 2384, 519408, 2384, 0x1.4f3cf4p+4f, 39332.923766136169, 1620,
+             17.687064876085447},
+            {30, 23, 620, 127577, 620, 0x1.c00002p+3f, 5187.5337882041931, 414, 9.7075858369541628},
+            {15, 12, 167, 31514, 148, 0x1.1c71c8p+3f, 904.61905717849731, 108, 7.2783069433989347},
+        }});
     EXPECT_EQ(t.score, 0x1.5a40a6302d731p+4);
 }
 
@@ -331,15 +348,21 @@ TEST(CambiExampleC, DISABLED_ReferenceScales) {
     const Picture picture = example_c_reference();
     const Config config = resolve_config(example_c_options(), picture.format());
     const PictureGeometry& g = config.reference;
-    const PipelineTrace t = trace_pipeline(converted(picture, config, g), g.width, g.height, g.window,
-                                           g.mask_threshold, g.speedup, config.contrast, config.topk);
-    expect_checksums(t, {{
-        {320, 240, 34177, 15201891, 31708, 0x1.87d634p+5f, 834129.04079777002, 46080, 18.101758697868274},
-        {160, 120, 8553, 3745876, 8552, 0x1.87d634p+5f, 319842.29441380501, 11520, 27.764088056753906},
-        {80, 60, 2114, 923552, 2113, 0x1.0f0f1p+5f, 64529.171192586422, 2880, 22.405962219648064},
-        {40, 30, 532, 224912, 530, 0x1.5d1746p+4f, 7877.1607277393341, 720, 10.940501010749076},
-        {20, 15, 126, 53080, 125, 0x1.5d1746p+3f, 721.02253794670105, 180, 4.0056807663705616},
-    }});
+    const PipelineTrace t =
+        trace_pipeline(converted(picture, config, g), g.width, g.height, g.window, g.mask_threshold,
+                       g.speedup, config.contrast, config.topk);
+    expect_checksums(
+        t,
+        {{
+            {320, 240, 34177, 15201891, 31708, 0x1.87d634p+5f, 834129.04079777002, 46080,
+             18.101758697868274},
+            {160, 120, 8553, 3745876, 8552, 0x1.87d634p+5f, 319842.29441380501, 11520,
+             27.764088056753906},
+            {80, 60, 2114, 923552, 2113, 0x1.0f0f1p+5f, 64529.171192586422, 2880,
+             22.405962219648064},
+            {40, 30, 532, 224912, 530, 0x1.5d1746p+4f, 7877.1607277393341, 720, 10.940501010749076},
+            {20, 15, 126, 53080, 125, 0x1.5d1746p+3f, 721.02253794670105, 180, 4.0056807663705616},
+        }});
     EXPECT_EQ(t.score, 0x1.99a2306974462p+3);
 }
 
@@ -348,8 +371,9 @@ TEST(CambiExampleC, Feature) {
     const FramePair pair{.reference = example_c_reference(), .distorted = example_c_distorted()};
     feature->init(pair.distorted.format());
     EXPECT_TRUE(feature->uses_reference());
-    ASSERT_EQ(feature->outputs(), (std::vector<std::string>{"cambi_ench_180_encw_240", "cambi_source",
-                                                            "cambi_full_reference"}));
+    ASSERT_EQ(feature->outputs(),
+              (std::vector<std::string>{"cambi_ench_180_encw_240", "cambi_source",
+                                        "cambi_full_reference"}));
     std::vector<std::byte> block(feature->block_bytes());
     std::vector<double> scores(3);
     feature->compute(pair, block);

@@ -55,8 +55,9 @@ TEST_P(CambiGolden, EveryFrameBitExact) {
         for (std::size_t k = 0; k < names.size(); ++k) {
             ASSERT_TRUE(metrics.contains(names[k])) << c.golden << ": no key " << names[k];
             const double expected = metrics[names[k]].get<double>();
-            EXPECT_EQ(scores[k], expected) << c.golden << " frame " << frame << " " << names[k]
-                                           << std::hexfloat << ": got " << scores[k] << " want " << expected;
+            EXPECT_EQ(scores[k], expected)
+                << c.golden << " frame " << frame << " " << names[k] << std::hexfloat << ": got "
+                << scores[k] << " want " << expected;
             ++compared;
         }
         ++frame;
@@ -65,7 +66,8 @@ TEST_P(CambiGolden, EveryFrameBitExact) {
     EXPECT_GT(compared, 0);
 }
 
-INSTANTIATE_TEST_SUITE_P(Cambi, CambiGolden, testing::ValuesIn(test::cambi_golden_cases()), test::golden_case_name);
+INSTANTIATE_TEST_SUITE_P(Cambi, CambiGolden, testing::ValuesIn(test::cambi_golden_cases()),
+                         test::golden_case_name);
 
 }  // namespace
 }  // namespace vq

@@ -28,20 +28,24 @@ struct Plane {
 // A diagonal ramp in bands two codes apart, one pixel in `noise_period` nudged by ±1.
 Plane banded_plane(int width, int height, unsigned noise_period, std::uint32_t seed) {
     std::mt19937 rng(seed);
-    Plane plane{width, height, std::vector<std::uint16_t>(std::size_t(width) * std::size_t(height))};
+    Plane plane{width, height,
+                std::vector<std::uint16_t>(std::size_t(width) * std::size_t(height))};
     for (int y = 0; y < height; ++y)
         for (int x = 0; x < width; ++x) {
             const int band = (x + y / 2) * 60 / (width + height / 2);
             const unsigned slot = rng() % (2 * noise_period);
             plane.values[std::size_t(y) * std::size_t(width) + std::size_t(x)] =
-                std::uint16_t(160 + 8 * band + (slot == 0 ? 1 : slot == 1 ? -1 : 0));
+                std::uint16_t(160 + 8 * band +
+                              (slot == 0   ? 1
+                               : slot == 1 ? -1
+                                           : 0));
         }
     return plane;
 }
 
 std::vector<Plane> planes() {
-    return {banded_plane(257, 145, 256, 1), banded_plane(257, 145, 4, 2), banded_plane(64, 33, 2, 3),
-            banded_plane(7, 9, 3, 4)};
+    return {banded_plane(257, 145, 256, 1), banded_plane(257, 145, 4, 2),
+            banded_plane(64, 33, 2, 3), banded_plane(7, 9, 3, 4)};
 }
 
 class CambiKernels : public ::testing::TestWithParam<Kernels> {};
@@ -65,8 +69,10 @@ TEST_P(CambiKernels, MatchTheBaselineBitForBit) {
 
         for (const int window : {9, 17, 33}) {
             std::vector<float> c(n), expected_c(n);
-            variant.c_values(filtered.data(), mask.data(), p.width, p.height, window, contrast, c.data());
-            baseline.c_values(filtered.data(), mask.data(), p.width, p.height, window, contrast, expected_c.data());
+            variant.c_values(filtered.data(), mask.data(), p.width, p.height, window, contrast,
+                             c.data());
+            baseline.c_values(filtered.data(), mask.data(), p.width, p.height, window, contrast,
+                              expected_c.data());
             ASSERT_EQ(c, expected_c) << where << ": c_values, window " << window;
 
             for (const float above : {-1.0f, 0.5f, 3.0f}) {
@@ -81,7 +87,8 @@ TEST_P(CambiKernels, MatchTheBaselineBitForBit) {
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryVariant, CambiKernels,
-                         ::testing::ValuesIn(available_kernels().begin(), available_kernels().end()),
+                         ::testing::ValuesIn(available_kernels().begin(),
+                                             available_kernels().end()),
                          [](const auto& info) { return std::string(info.param.instruction_set); });
 
 }  // namespace

@@ -41,8 +41,10 @@ inline Picture order_content_picture(OrderContent content, std::uint32_t seed) {
     for (int y = 0; y < height; ++y)
         for (int x = 0; x < width; ++x) {
             int v = 60 + (x + y / 2) * 60 / (width + height / 2);  // 60 bands one code apart
-            if (x >= ramp_end) v = 60 + int(rng() % 9);             // texture: outside the mask
-            else if (content == OrderContent::small_kth && rng() % 64 == 0) v += int(rng() % 3) - 1;
+            if (x >= ramp_end)
+                v = 60 + int(rng() % 9);  // texture: outside the mask
+            else if (content == OrderContent::small_kth && rng() % 64 == 0)
+                v += int(rng() % 3) - 1;
             luma[std::size_t(y) * width + std::size_t(x)] = std::uint8_t(v);
         }
     return picture;

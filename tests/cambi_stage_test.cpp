@@ -41,32 +41,38 @@ TEST(CambiLuminance, EndPoints) {
 TEST(CambiLuminance, ThresholdTables) {
     EXPECT_EQ(thresholds(Eotf::bt1886, 0.019), row({178, 305, 432, 559, 686, 813}));
     EXPECT_EQ(thresholds(Eotf::bt1886, 0.012), row({252, 453, 653, 854}));
-    EXPECT_EQ(thresholds(Eotf::bt1886, 0.03), row({132, 213, 293, 374, 455, 536, 616, 697, 778, 858}));
+    EXPECT_EQ(thresholds(Eotf::bt1886, 0.03),
+              row({132, 213, 293, 374, 455, 536, 616, 697, 778, 858}));
     EXPECT_EQ(thresholds(Eotf::bt1886, 0.01), row({292, 533, 773}));
-    EXPECT_EQ(thresholds(Eotf::bt1886, 0.05),
-              row({100, 149, 197, 246, 295, 344, 392, 441, 490, 538, 587, 636, 684, 733, 782, 830, 879}));
+    EXPECT_EQ(thresholds(Eotf::bt1886, 0.05), row({100, 149, 197, 246, 295, 344, 392, 441, 490, 538,
+                                                   587, 636, 684, 733, 782, 830, 879}));
     EXPECT_EQ(thresholds(Eotf::bt1886, 1.0),
-              (std::vector<int>{0,   0,   0,   0,   66,  69,  72,  75,  78,  81,  84,  87,  90,  93,  96,  99,
-                                102, 105, 108, 111, 114, 117, 120, 123, 126, 129, 132, 135, 138, 141, 144, 147}));
+              (std::vector<int>{0,   0,   0,   0,   66,  69,  72,  75,  78,  81,  84,
+                                87,  90,  93,  96,  99,  102, 105, 108, 111, 114, 117,
+                                120, 123, 126, 129, 132, 135, 138, 141, 144, 147}));
     EXPECT_EQ(thresholds(Eotf::bt1886, 0.0001), row({}));
     EXPECT_EQ(thresholds(Eotf::pq, 0.019), row({233}));
     EXPECT_EQ(thresholds(Eotf::pq, 0.012), row({455}));
     EXPECT_EQ(thresholds(Eotf::pq, 0.03), row({152, 315}));
     EXPECT_EQ(thresholds(Eotf::pq, 0.05), row({110, 179, 277, 433}));
     EXPECT_EQ(thresholds(Eotf::pq, 1.0),
-              (std::vector<int>{66,  68,  70,  72,  75,  78,  81,  83,  86,  90,  93,  96,  100, 103, 107, 110,
-                                114, 118, 122, 126, 131, 135, 140, 144, 149, 154, 159, 164, 169, 175, 180, 186}));
+              (std::vector<int>{66,  68,  70,  72,  75,  78,  81,  83,  86,  90,  93,
+                                96,  100, 103, 107, 110, 114, 118, 122, 126, 131, 135,
+                                140, 144, 149, 154, 159, 164, 169, 175, 180, 186}));
     EXPECT_EQ(thresholds(Eotf::bt1886, 0.019, 0), std::vector<int>{178});
 }
 
 TEST(CambiLuminance, VisibilityLuminanceCodes) {
-    const auto code = [](Eotf eotf, double nits) { return contrast_params(eotf, 0.019, nits, 2).vis_lum; };
-    const std::vector<std::pair<double, int>> bt1886 = {{0, 0},     {0.01, 65},  {0.06, 78},  {0.1, 84},
-                                                        {1, 135},   {5, 214},    {10, 268},   {100, 614},
-                                                        {299.9, 940}, {300, 940}};
-    for (const auto& [nits, expected] : bt1886) EXPECT_EQ(code(Eotf::bt1886, nits), expected) << nits;
-    const std::vector<std::pair<double, int>> pq = {{0.01, 83}, {0.06, 108}, {0.1, 119}, {1, 196},
-                                                    {5, 282},   {10, 327},   {100, 510}, {300, 609}};
+    const auto code = [](Eotf eotf, double nits) {
+        return contrast_params(eotf, 0.019, nits, 2).vis_lum;
+    };
+    const std::vector<std::pair<double, int>> bt1886 = {
+        {0, 0},   {0.01, 65}, {0.06, 78}, {0.1, 84},    {1, 135},
+        {5, 214}, {10, 268},  {100, 614}, {299.9, 940}, {300, 940}};
+    for (const auto& [nits, expected] : bt1886)
+        EXPECT_EQ(code(Eotf::bt1886, nits), expected) << nits;
+    const std::vector<std::pair<double, int>> pq = {
+        {0.01, 83}, {0.06, 108}, {0.1, 119}, {1, 196}, {5, 282}, {10, 327}, {100, 510}, {300, 609}};
     for (const auto& [nits, expected] : pq) EXPECT_EQ(code(Eotf::pq, nits), expected) << nits;
 }
 
@@ -88,7 +94,8 @@ TEST(CambiLut, RuleMatchesSpecTable) {
 
 TEST(CambiLut, FortyTwoEntriesDifferFromTheCorrectlyRoundedReciprocal) {
     int differ = 0;
-    for (int i = 1; i < reciprocal_lut_size; ++i) differ += reciprocal_lut[std::size_t(i)] != 1.0f / float(i);
+    for (int i = 1; i < reciprocal_lut_size; ++i)
+        differ += reciprocal_lut[std::size_t(i)] != 1.0f / float(i);
     EXPECT_EQ(differ, 42);
 }
 
@@ -102,7 +109,8 @@ TEST(CambiInit, MaskThresholds) {
 }
 
 TEST(CambiInit, AdjustedWindows) {
-    const std::vector<std::tuple<int, int, int, int>> cases = {  // W, H, ws, ws with S
+    const std::vector<std::tuple<int, int, int, int>> cases = {
+        // W, H, ws, ws with S
         {7680, 4320, 131, 65}, {3840, 2160, 65, 33}, {2560, 1440, 43, 23}, {1920, 1080, 33, 17},
         {1919, 1081, 33, 17},  {1280, 720, 21, 11},  {960, 540, 17, 9},    {641, 359, 11, 5},
         {640, 360, 11, 5},     {576, 324, 9, 5},     {480, 270, 9, 5},     {320, 240, 7, 3},
@@ -119,9 +127,12 @@ TEST(CambiInit, AdjustedWindows) {
 
 TEST(CambiConvert, BitDepths) {
     const auto one = [](int bit_depth, unsigned v) {
-        Picture p = Picture::allocate({.width = 1, .height = 1, .bit_depth = bit_depth, .chroma = ChromaFormat::yuv400});
-        if (bit_depth == 8) p.plane_data<std::uint8_t>(0)[0] = std::uint8_t(v);
-        else p.plane_data<std::uint16_t>(0)[0] = std::uint16_t(v);
+        Picture p = Picture::allocate(
+            {.width = 1, .height = 1, .bit_depth = bit_depth, .chroma = ChromaFormat::yuv400});
+        if (bit_depth == 8)
+            p.plane_data<std::uint8_t>(0)[0] = std::uint8_t(v);
+        else
+            p.plane_data<std::uint16_t>(0)[0] = std::uint16_t(v);
         PictureGeometry g;
         g.width = g.height = g.input_width = g.input_height = 1;
         std::uint16_t out = 0;
@@ -131,16 +142,17 @@ TEST(CambiConvert, BitDepths) {
     EXPECT_EQ(one(8, 255), 1020);
     EXPECT_EQ(one(9, 511), 1022);
     EXPECT_EQ(one(10, 1023), 1023);
-    EXPECT_EQ(one(11, 1), 1);     // (1 + 1) >> 1: round half up
+    EXPECT_EQ(one(11, 1), 1);  // (1 + 1) >> 1: round half up
     EXPECT_EQ(one(11, 2047), 1024);
-    EXPECT_EQ(one(12, 1), 0);     // (1 + 2) >> 2
+    EXPECT_EQ(one(12, 1), 0);  // (1 + 2) >> 2
     EXPECT_EQ(one(12, 2), 1);
     EXPECT_EQ(one(16, 65535), 1024);  // top codes become 1024, an 11-bit value kept as is
     EXPECT_EQ(one(16, 32), 1);
 }
 
 TEST(CambiConvert, SampleAboveBitDepthIsRejected) {
-    Picture p = Picture::allocate({.width = 4, .height = 4, .bit_depth = 10, .chroma = ChromaFormat::yuv420});
+    Picture p = Picture::allocate(
+        {.width = 4, .height = 4, .bit_depth = 10, .chroma = ChromaFormat::yuv420});
     EXPECT_NO_THROW(check_luma_range(p));
     p.plane_data<std::uint16_t>(0)[5] = 1024;
     EXPECT_THROW(check_luma_range(p), vq::Error);
@@ -161,7 +173,9 @@ std::vector<std::uint16_t> plane(Content content, int w, int h, std::mt19937& rn
             case Content::flat: break;
             case Content::extremes: v = (i + j) % 3 == 0 ? 0 : 1024; break;
             case Content::noise: v = full(rng); break;
-            case Content::banded: v = base + (2 * j + i) / 7 + (rng() % 13 == 0 ? small(rng) : 0); break;
+            case Content::banded:
+                v = base + (2 * j + i) / 7 + (rng() % 13 == 0 ? small(rng) : 0);
+                break;
             case Content::sparse_mask_noise: v = base + small(rng); break;
             }
             p[std::size_t(i * w + j)] = std::uint16_t(std::clamp(v, 0, 1024));
@@ -169,10 +183,10 @@ std::vector<std::uint16_t> plane(Content content, int w, int h, std::mt19937& rn
     return p;
 }
 
-constexpr Content all_contents[] = {Content::flat, Content::extremes, Content::noise, Content::banded,
-                                    Content::sparse_mask_noise};
-const std::vector<std::pair<int, int>> sizes = {{1, 1}, {1, 9}, {9, 1}, {2, 2}, {3, 5}, {7, 7},
-                                                {16, 16}, {33, 17}, {64, 3}, {40, 41}};
+constexpr Content all_contents[] = {Content::flat, Content::extremes, Content::noise,
+                                    Content::banded, Content::sparse_mask_noise};
+const std::vector<std::pair<int, int>> sizes = {{1, 1}, {1, 9},   {9, 1},   {2, 2},  {3, 5},
+                                                {7, 7}, {16, 16}, {33, 17}, {64, 3}, {40, 41}};
 
 TEST(CambiStages, AntiDitherMatchesDefinition) {
     std::mt19937 rng(1);
@@ -183,9 +197,12 @@ TEST(CambiStages, AntiDitherMatchesDefinition) {
             for (int j = 0; j < w; ++j) {
                 const auto at = [&](int a, int b) { return int(p[std::size_t(a * w + b)]); };
                 int v = at(i, j);
-                if (i + 1 < h && j + 1 < w) v = (at(i, j) + at(i, j + 1) + at(i + 1, j) + at(i + 1, j + 1)) >> 2;
-                else if (i + 1 < h) v = (at(i, j) + at(i + 1, j)) >> 1;
-                else if (j + 1 < w) v = (at(i, j) + at(i, j + 1)) >> 1;
+                if (i + 1 < h && j + 1 < w)
+                    v = (at(i, j) + at(i, j + 1) + at(i + 1, j) + at(i + 1, j + 1)) >> 2;
+                else if (i + 1 < h)
+                    v = (at(i, j) + at(i + 1, j)) >> 1;
+                else if (j + 1 < w)
+                    v = (at(i, j) + at(i, j + 1)) >> 1;
                 expected[std::size_t(i * w + j)] = std::uint16_t(v);
             }
         auto actual = p;
@@ -202,7 +219,8 @@ TEST(CambiStages, SpatialMaskMatchesDefinition) {
                 const auto p = plane(content, w, h, rng);
                 std::vector<std::uint8_t> mask(p.size());
                 spatial_mask(p.data(), w, h, threshold, mask.data());
-                EXPECT_EQ(mask, naive_mask(p, w, h, threshold)) << w << "x" << h << " Tm " << threshold;
+                EXPECT_EQ(mask, naive_mask(p, w, h, threshold))
+                    << w << "x" << h << " Tm " << threshold;
             }
 }
 
@@ -221,7 +239,8 @@ TEST(CambiStages, DecimateKeepsEvenSamplesInPlace) {
     std::vector<std::uint16_t> p(5 * 3);
     for (std::size_t i = 0; i < p.size(); ++i) p[i] = std::uint16_t(i);
     decimate(p.data(), 5, 3, p.data());
-    EXPECT_EQ(std::vector<std::uint16_t>(p.begin(), p.begin() + 6), (std::vector<std::uint16_t>{0, 2, 4, 10, 12, 14}));
+    EXPECT_EQ(std::vector<std::uint16_t>(p.begin(), p.begin() + 6),
+              (std::vector<std::uint16_t>{0, 2, 4, 10, 12, 14}));
 }
 
 ContrastParams contrast_for(int mlc, double tvi, double vlt, Eotf eotf = Eotf::bt1886) {
@@ -231,9 +250,14 @@ ContrastParams contrast_for(int mlc, double tvi, double vlt, Eotf eotf = Eotf::b
 TEST(CambiStages, CValuesMatchDefinition) {
     std::mt19937 rng(4);
     const std::vector<ContrastParams> contrasts = {
-        default_contrast(), contrast_for(0, 0.019, 0), contrast_for(5, 0.019, 0), contrast_for(3, 1.0, 0),
+        default_contrast(),
+        contrast_for(0, 0.019, 0),
+        contrast_for(5, 0.019, 0),
+        contrast_for(3, 1.0, 0),
         contrast_for(2, 0.0001, 0),  // T = 1023 everywhere: 1024-valued neighbours count
-        contrast_for(2, 0.019, 0.06), contrast_for(4, 0.05, 1.0), contrast_for(2, 0.019, 0, Eotf::pq)};
+        contrast_for(2, 0.019, 0.06),
+        contrast_for(4, 0.05, 1.0),
+        contrast_for(2, 0.019, 0, Eotf::pq)};
     for (const Content content : all_contents)
         for (const auto& [w, h] : sizes)
             for (const int window : {1, 3, 5, 9, 65})
@@ -296,7 +320,8 @@ TEST(CambiPooling, TopKMeanEqualsLiteralQuickSelectSum) {
                 for (const double topk : {0.0001, 0.2, 0.6, 1.0}) {
                     auto c = c_plane(n, rng, zeros, max_count);
                     const double expected = literal_top_k_mean(c, topk);
-                    EXPECT_EQ(top_k_mean(c, topk), expected) << n << " " << zeros << " " << max_count << " " << topk;
+                    EXPECT_EQ(top_k_mean(c, topk), expected)
+                        << n << " " << zeros << " " << max_count << " " << topk;
                 }
 }
 
@@ -304,7 +329,8 @@ TEST(CambiPooling, OrderDependentSumFallsBackToQuickSelectOrder) {
     // Huge values next to small ones: partial sums round, so only the reference order is right.
     std::mt19937 rng(7);
     std::vector<float> c(std::size_t(1) << 21);
-    for (std::size_t i = 0; i < c.size(); ++i) c[i] = i % 3 == 0 ? 9000.0f + float(rng() % 500) : 0.5f + float(rng() % 7) / 3.0f;
+    for (std::size_t i = 0; i < c.size(); ++i)
+        c[i] = i % 3 == 0 ? 9000.0f + float(rng() % 500) : 0.5f + float(rng() % 7) / 3.0f;
     const double expected = literal_top_k_mean(c, 0.6);
     EXPECT_EQ(top_k_mean(c, 0.6), expected);
     std::vector<float> sorted = c;

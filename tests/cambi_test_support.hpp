@@ -57,8 +57,8 @@ struct ScaleTrace {
     std::vector<std::uint16_t> decimated;  // before the mode filter
     std::vector<std::uint8_t> mask;
     std::vector<std::uint16_t> filtered;
-    std::vector<float> c;                  // row-major, before pooling
-    std::vector<float> pooled_order;       // c after quick-select (first k entries)
+    std::vector<float> c;             // row-major, before pooling
+    std::vector<float> pooled_order;  // c after quick-select (first k entries)
     long mask_sum = 0;
     long filtered_sum = 0;
     long nonzero_c = 0;
@@ -155,7 +155,8 @@ inline std::vector<std::uint8_t> naive_mask(const std::vector<std::uint16_t>& p,
 }
 
 // §9, out of place.
-inline std::vector<std::uint16_t> naive_mode_filter(const std::vector<std::uint16_t>& y, int w, int h) {
+inline std::vector<std::uint16_t> naive_mode_filter(const std::vector<std::uint16_t>& y, int w,
+                                                    int h) {
     if (h < 3) return y;
     const auto mode3 = [](std::uint16_t a, std::uint16_t b, std::uint16_t c) -> std::uint16_t {
         if (a == b || a == c) return a;
@@ -198,7 +199,8 @@ inline float naive_c_value(const std::vector<std::uint16_t>& y, const std::vecto
         const int p1 = count(v + d);
         const int p2 = v >= d ? count(v - d) : 0;
         const int q = p1 > p2 ? p1 : p2;
-        const float val = float(contrast_weights[std::size_t(d - 1)] * p0 * q) * reciprocal_lut[std::size_t(p0 + q)];
+        const float val = float(contrast_weights[std::size_t(d - 1)] * p0 * q) *
+                          reciprocal_lut[std::size_t(p0 + q)];
         if (val > c) c = val;
     }
     return c;

@@ -34,7 +34,8 @@ struct PixelResult {
     float delta_e;
 };
 
-__host__ __device__ PixelResult compute(const Code& reference, const Code& distorted, const ciede::CodeScale& scale) {
+__host__ __device__ PixelResult compute(const Code& reference, const Code& distorted,
+                                        const ciede::CodeScale& scale) {
     PixelResult result;
     result.reference = ciede::ycbcr_to_lab(reference.y, reference.cb, reference.cr, scale);
     result.distorted = ciede::ycbcr_to_lab(distorted.y, distorted.cb, distorted.cr, scale);
@@ -42,28 +43,30 @@ __host__ __device__ PixelResult compute(const Code& reference, const Code& disto
     return result;
 }
 
-__global__ void compute_all(const Code* reference, const Code* distorted, std::size_t count, ciede::CodeScale scale,
-                            PixelResult* results) {
+__global__ void compute_all(const Code* reference, const Code* distorted, std::size_t count,
+                            ciede::CodeScale scale, PixelResult* results) {
     const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (i < count) results[i] = compute(reference[i], distorted[i], scale);
 }
 
-std::vector<PixelResult> compute_on_device(const std::vector<Code>& reference, const std::vector<Code>& distorted,
+std::vector<PixelResult> compute_on_device(const std::vector<Code>& reference,
+                                           const std::vector<Code>& distorted,
                                            const ciede::CodeScale& scale) {
     const std::size_t count = reference.size();
     const cuda::DeviceArray<Code> codes(2 * count);
     const cuda::DeviceArray<PixelResult> results(count);
     cuda::copy(codes.data(), reference.data(), count);
     cuda::copy(codes.data() + count, distorted.data(), count);
-    compute_all<<<unsigned((count + 255) / 256), 256>>>(codes.data(), codes.data() + count, count, scale,
-                                                       results.data());
+    compute_all<<<unsigned((count + 255) / 256), 256>>>(codes.data(), codes.data() + count, count,
+                                                        scale, results.data());
     VQ_CUDA_CHECK_LAUNCH(compute_all);
     return cuda::to_host(results.data(), count);
 }
 
 // Distance in units in the last place between two finite floats of the same sign.
 std::int64_t ulps(float a, float b) {
-    return std::llabs(std::int64_t(std::bit_cast<std::int32_t>(a)) - std::int64_t(std::bit_cast<std::int32_t>(b)));
+    return std::llabs(std::int64_t(std::bit_cast<std::int32_t>(a)) -
+                      std::int64_t(std::bit_cast<std::int32_t>(b)));
 }
 
 std::int64_t lab_ulps(const ciede::Lab& a, const ciede::Lab& b) {
@@ -79,12 +82,14 @@ struct Mismatches {
     std::int64_t delta_e_worst = 0;
 
     void print(const std::string& what) const {
-        std::cout << what << ", " << pairs << " pairs: Lab differs in " << lab_differ << " (worst " << lab_worst
-                  << " ulp), dE00 differs in " << delta_e_differ << " (worst " << delta_e_worst << " ulp)\n";
+        std::cout << what << ", " << pairs << " pairs: Lab differs in " << lab_differ << " (worst "
+                  << lab_worst << " ulp), dE00 differs in " << delta_e_differ << " (worst "
+                  << delta_e_worst << " ulp)\n";
     }
 };
 
-Mismatches compare(const std::vector<Code>& reference, const std::vector<Code>& distorted, int bit_depth) {
+Mismatches compare(const std::vector<Code>& reference, const std::vector<Code>& distorted,
+                   int bit_depth) {
     const ciede::CodeScale scale = ciede::code_scale(bit_depth);
     const auto device = compute_on_device(reference, distorted, scale);
     Mismatches result;
@@ -118,14 +123,16 @@ TEST_P(CudaCiedeMath, DeviceRoundsLikeTheHost) {
     const int bit_depth = GetParam();
     const int maximum = (1 << bit_depth) - 1;
     std::mt19937 rng{std::uint32_t(bit_depth)};
-    std::uniform_int_distribution<int> any(0, maximum), nudge(-8 << (bit_depth - 8), 8 << (bit_depth - 8));
+    std::uniform_int_distribution<int> any(0, maximum),
+        nudge(-8 << (bit_depth - 8), 8 << (bit_depth - 8));
     const auto near = [&](int code) { return std::clamp(code + nudge(rng), 0, maximum); };
     const std::size_t count = 200000;
     std::vector<Code> reference(count), distorted(count);
     for (std::size_t i = 0; i < count; ++i) {
         reference[i] = {any(rng), any(rng), any(rng)};
-        distorted[i] = i % 2 ? Code{any(rng), any(rng), any(rng)}
-                             : Code{near(reference[i].y), near(reference[i].cb), near(reference[i].cr)};
+        distorted[i] =
+            i % 2 ? Code{any(rng), any(rng), any(rng)}
+                  : Code{near(reference[i].y), near(reference[i].cb), near(reference[i].cr)};
     }
     const Mismatches m = compare(reference, distorted, bit_depth);
     m.print(std::to_string(bit_depth) + "-bit random");
@@ -133,7 +140,9 @@ TEST_P(CudaCiedeMath, DeviceRoundsLikeTheHost) {
 }
 
 INSTANTIATE_TEST_SUITE_P(CudaEveryDepth, CudaCiedeMath, testing::Values(8, 10, 12, 16),
-                         [](const testing::TestParamInfo<int>& info) { return std::to_string(info.param) + "bit"; });
+                         [](const testing::TestParamInfo<int>& info) {
+                             return std::to_string(info.param) + "bit";
+                         });
 
 // The first frame of every fixture, pixel by pixel (4:2:0 chroma addressing; real content repeats
 // colour pairs, so one pair that rounds differently can weigh on a frame's score).
@@ -154,8 +163,10 @@ TEST(CudaCiedeMath, FixturePixelsRoundLikeTheHost) {
             for (int col = 0; col < format.width; ++col) {
                 const long luma = long(row) * format.width + col;
                 const long c = ciede::chroma_sample_index(chroma, row, col);
-                ref_codes.push_back({code(reference, 0, luma), code(reference, 1, c), code(reference, 2, c)});
-                dist_codes.push_back({code(distorted, 0, luma), code(distorted, 1, c), code(distorted, 2, c)});
+                ref_codes.push_back(
+                    {code(reference, 0, luma), code(reference, 1, c), code(reference, 2, c)});
+                dist_codes.push_back(
+                    {code(distorted, 0, luma), code(distorted, 1, c), code(distorted, 2, c)});
             }
         const Mismatches m = compare(ref_codes, dist_codes, format.bit_depth);
         m.print(clip.filename().string());
@@ -191,7 +202,8 @@ __host__ __device__ double evaluate(Function function, double x, double y) {
     return 0;
 }
 
-__global__ void evaluate_all(Function function, const double* x, const double* y, std::size_t count, double* out) {
+__global__ void evaluate_all(Function function, const double* x, const double* y, std::size_t count,
+                             double* out) {
     const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (i < count) out[i] = evaluate(function, x[i], y[i]);
 }
@@ -201,8 +213,8 @@ TEST(CudaCiedeMath, LibraryFunctionsAgainstGlibc) {
     struct Case {
         const char* name;
         Function function;
-        double low, high;          // x range (atan2: both arguments)
-        double allowed_fraction;   // of float results that may differ
+        double low, high;         // x range (atan2: both arguments)
+        double allowed_fraction;  // of float results that may differ
     };
     // Seen on an H200 (CUDA 13.0), 2^20 arguments each: the double functions differ from glibc in
     // the last bits of 6-27% of the arguments and never after the rounding to float; CUDA's powf
@@ -213,7 +225,8 @@ TEST(CudaCiedeMath, LibraryFunctionsAgainstGlibc) {
         {"pow(t, 1/3)", Function::pow_third, 0.00885, 2.5, rare},
         {"pow(C, 7)", Function::pow_7, 0.0, 200.0, rare},
         {"powf(C', 7)", Function::powf_7, 0.0, 200.0, 0.1},
-        {"float(pow(C', 7.0)) on the device against glibc's powf", Function::powf_7_from_pow, 0.0, 200.0, rare},
+        {"float(pow(C', 7.0)) on the device against glibc's powf", Function::powf_7_from_pow, 0.0,
+         200.0, rare},
         {"atan2(b, a')", Function::atan2, -200.0, 200.0, rare},
         {"cos(k h)", Function::cos, -2.0, 32.0, rare},
         {"sin(x)", Function::sin, -3.2, 3.2, rare},
@@ -225,25 +238,28 @@ TEST(CudaCiedeMath, LibraryFunctionsAgainstGlibc) {
         std::uniform_real_distribution<double> argument(c.low, c.high);
         std::vector<double> x(count), y(count), device(count);
         for (std::size_t i = 0; i < count; ++i) {
-            x[i] = c.function == Function::powf_7 || c.function == Function::powf_7_from_pow ? double(float(argument(rng)))
-                                                                                               : argument(rng);
+            x[i] = c.function == Function::powf_7 || c.function == Function::powf_7_from_pow
+                       ? double(float(argument(rng)))
+                       : argument(rng);
             y[i] = argument(rng);
         }
         const cuda::DeviceArray<double> buffer(3 * count);
         double* dx = buffer.data();
         cuda::copy(dx, x.data(), count);
         cuda::copy(dx + count, y.data(), count);
-        evaluate_all<<<unsigned((count + 255) / 256), 256>>>(c.function, dx, dx + count, count, dx + 2 * count);
+        evaluate_all<<<unsigned((count + 255) / 256), 256>>>(c.function, dx, dx + count, count,
+                                                             dx + 2 * count);
         VQ_CUDA_CHECK_LAUNCH(evaluate_all);
         cuda::copy(device.data(), dx + 2 * count, count);
         std::size_t double_differ = 0, float_differ = 0;
         for (std::size_t i = 0; i < count; ++i) {
             const double host = evaluate(c.function, x[i], y[i]);
-            double_differ += std::bit_cast<std::uint64_t>(host) != std::bit_cast<std::uint64_t>(device[i]);
+            double_differ +=
+                std::bit_cast<std::uint64_t>(host) != std::bit_cast<std::uint64_t>(device[i]);
             float_differ += float(host) != float(device[i]);
         }
-        std::cout << c.name << ": of " << count << " arguments, " << double_differ << " differ as doubles, "
-                  << float_differ << " after rounding to float\n";
+        std::cout << c.name << ": of " << count << " arguments, " << double_differ
+                  << " differ as doubles, " << float_differ << " after rounding to float\n";
         EXPECT_LE(double(float_differ), c.allowed_fraction * double(count)) << c.name;
     }
 }

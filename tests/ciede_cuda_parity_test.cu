@@ -32,7 +32,8 @@ constexpr double tolerance = 1e-9;
 
 // Per frame: |cpu - cuda| <= tolerance, or the same non-finite value (identical frames: +inf).
 // Returns the largest finite difference, for the log.
-double expect_close(const std::vector<FramePair>& frames, const Options& options, const std::string& what) {
+double expect_close(const std::vector<FramePair>& frames, const Options& options,
+                    const std::string& what) {
     const FeatureDefinition definition = ciede::definition();
     const OptionValues values = bind_options("ciede", definition.options, options);
     const VideoFormat& format = frames.at(0).distorted.format();
@@ -46,7 +47,8 @@ double expect_close(const std::vector<FramePair>& frames, const Options& options
     for (std::size_t f = 0; f < frames.size(); ++f) {
         const double a = expected[f][0], b = actual[f][0];
         if (!std::isfinite(a) || !std::isfinite(b)) {
-            EXPECT_TRUE(a == b || (std::isnan(a) && std::isnan(b))) << what << " frame " << f << ": cpu " << a << ", cuda " << b;
+            EXPECT_TRUE(a == b || (std::isnan(a) && std::isnan(b)))
+                << what << " frame " << f << ": cpu " << a << ", cuda " << b;
             continue;
         }
         EXPECT_NEAR(a, b, tolerance) << what << " frame " << f;
@@ -62,7 +64,8 @@ struct Layout {
 };
 
 void PrintTo(const Layout& layout, std::ostream* out) {
-    *out << layout.bit_depth << "-bit " << to_string(layout.chroma) << (layout.reference_422 ? " reference_422" : "");
+    *out << layout.bit_depth << "-bit " << to_string(layout.chroma)
+         << (layout.reference_422 ? " reference_422" : "");
 }
 
 class CudaCiedeParity : public testing::TestWithParam<Layout> {};
@@ -73,28 +76,32 @@ TEST_P(CudaCiedeParity, RandomAndAdversarialPictures) {
     const Options options = {{"reference_422", reference_422 ? "true" : "false"}};
     // Odd sizes use the ceil-size chroma rule; 3x5 in reference 4:2:2 mode reads past the last
     // chroma row (zeros); 1920x1080 makes each GPU thread loop over several pixels.
-    const std::vector<std::pair<int, int>> sizes = {{64, 48}, {35, 19}, {1, 1}, {3, 5}, {1920, 1080}};
+    const std::vector<std::pair<int, int>> sizes = {
+        {64, 48}, {35, 19}, {1, 1}, {3, 5}, {1920, 1080}};
     double largest = 0;
     for (const auto& [width, height] : sizes) {
         const VideoFormat format{width, height, bit_depth, chroma};
-        const auto frames = adversarial_frames(format, width * height > 100000 ? 2 : 6, std::uint32_t(width * 3 + bit_depth));
+        const auto frames = adversarial_frames(format, width * height > 100000 ? 2 : 6,
+                                               std::uint32_t(width * 3 + bit_depth));
         largest = std::max(largest, expect_close(frames, options, describe(format)));
     }
     std::cout << "largest |cpu - cuda| ciede2000 difference: " << largest << "\n";
 }
 
-INSTANTIATE_TEST_SUITE_P(AllDepthsAndFormats, CudaCiedeParity,
-                         testing::Values(Layout{8, ChromaFormat::yuv420, false}, Layout{10, ChromaFormat::yuv420, false},
-                                         Layout{12, ChromaFormat::yuv420, false}, Layout{16, ChromaFormat::yuv420, false},
-                                         Layout{8, ChromaFormat::yuv422, false}, Layout{8, ChromaFormat::yuv422, true},
-                                         Layout{10, ChromaFormat::yuv422, true}, Layout{8, ChromaFormat::yuv444, false},
-                                         Layout{16, ChromaFormat::yuv444, false}),
-                         [](const testing::TestParamInfo<Layout>& info) {
-                             std::string chroma = to_string(info.param.chroma);
-                             std::erase(chroma, ':');
-                             return std::to_string(info.param.bit_depth) + "bit_yuv" + chroma +
-                                    (info.param.reference_422 ? "_reference422" : "");
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    AllDepthsAndFormats, CudaCiedeParity,
+    testing::Values(Layout{8, ChromaFormat::yuv420, false}, Layout{10, ChromaFormat::yuv420, false},
+                    Layout{12, ChromaFormat::yuv420, false},
+                    Layout{16, ChromaFormat::yuv420, false}, Layout{8, ChromaFormat::yuv422, false},
+                    Layout{8, ChromaFormat::yuv422, true}, Layout{10, ChromaFormat::yuv422, true},
+                    Layout{8, ChromaFormat::yuv444, false},
+                    Layout{16, ChromaFormat::yuv444, false}),
+    [](const testing::TestParamInfo<Layout>& info) {
+        std::string chroma = to_string(info.param.chroma);
+        std::erase(chroma, ':');
+        return std::to_string(info.param.bit_depth) + "bit_yuv" + chroma +
+               (info.param.reference_422 ? "_reference422" : "");
+    });
 
 TEST(CudaCiedeParity, EveryFixture) {
     VQ_REQUIRE_CUDA();
@@ -109,7 +116,8 @@ TEST(CudaCiedeParity, EveryFixture) {
         const std::string name = clip.filename().string();
         largest = std::max(largest, expect_close(frames, {}, name));
         if (frames.at(0).distorted.format().chroma == ChromaFormat::yuv422)
-            largest = std::max(largest, expect_close(frames, {{"reference_422", "true"}}, name + " reference_422"));
+            largest = std::max(largest, expect_close(frames, {{"reference_422", "true"}},
+                                                     name + " reference_422"));
     }
     std::cout << "largest |cpu - cuda| ciede2000 difference over the fixtures: " << largest << "\n";
 }

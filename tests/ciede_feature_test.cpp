@@ -35,9 +35,9 @@ TEST(CiedeFeature, WorkedFrameExampleMatchesThePerPixelTableAndTheCli) {
     const Picture ref = example_picture(example_ref, 8, [](int, int v) { return v; });
     const Picture dist = example_picture(example_dist, 8, [](int, int v) { return v; });
     // The per-pixel ΔE00 of the table in raster order: the frame must sum exactly these.
-    const float per_pixel[16] = {1.31249869f, 0.421958596f, 2.44818974f, 2.06534815f,
-                                 0.392181963f, 1.39395177f, 1.9931134f,  1.96013558f,
-                                 0.37237832f,  1.38576734f, 0.569564581f, 1.43774009f,
+    const float per_pixel[16] = {1.31249869f,  0.421958596f, 2.44818974f,  2.06534815f,
+                                 0.392181963f, 1.39395177f,  1.9931134f,   1.96013558f,
+                                 0.37237832f,  1.38576734f,  0.569564581f, 1.43774009f,
                                  0.823955357f, 0.401768029f, 0.569564581f, 0.480543226f};
     double sum = 0;
     for (float delta_e : per_pixel) sum += delta_e;
@@ -93,11 +93,11 @@ struct FormatCase {
 // frame score for frame score (bit for bit).
 TEST(CiedeFeature, MatchesIndependentModelOnOddSizesDepthsAndChromaFormats) {
     const FormatCase cases[] = {
-        {{37, 23, 8, ChromaFormat::yuv420}, 6},   {{33, 1, 8, ChromaFormat::yuv420}, 6},
-        {{1, 1, 8, ChromaFormat::yuv420}, 40},    {{1, 9, 8, ChromaFormat::yuv422}, 6},
-        {{41, 17, 8, ChromaFormat::yuv422}, 6},   {{35, 19, 8, ChromaFormat::yuv444}, 6},
-        {{64, 32, 8, ChromaFormat::yuv420}, 255}, {{31, 21, 10, ChromaFormat::yuv420}, 20},
-        {{29, 15, 10, ChromaFormat::yuv444}, 20}, {{27, 13, 12, ChromaFormat::yuv422}, 80},
+        {{37, 23, 8, ChromaFormat::yuv420}, 6},    {{33, 1, 8, ChromaFormat::yuv420}, 6},
+        {{1, 1, 8, ChromaFormat::yuv420}, 40},     {{1, 9, 8, ChromaFormat::yuv422}, 6},
+        {{41, 17, 8, ChromaFormat::yuv422}, 6},    {{35, 19, 8, ChromaFormat::yuv444}, 6},
+        {{64, 32, 8, ChromaFormat::yuv420}, 255},  {{31, 21, 10, ChromaFormat::yuv420}, 20},
+        {{29, 15, 10, ChromaFormat::yuv444}, 20},  {{27, 13, 12, ChromaFormat::yuv422}, 80},
         {{25, 11, 16, ChromaFormat::yuv420}, 900}, {{23, 9, 9, ChromaFormat::yuv444}, 10},
     };
     std::uint32_t seed = 10;

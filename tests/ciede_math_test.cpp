@@ -36,8 +36,8 @@ const LabExample lab_examples[] = {
 
 TEST(CiedeMath, YCbCrToLabMatchesWorkedExamples) {
     for (const LabExample& e : lab_examples) {
-        SCOPED_TRACE(testing::Message() << e.bit_depth << "-bit (" << e.y << ", " << e.cb << ", "
-                                        << e.cr << ")");
+        SCOPED_TRACE(testing::Message()
+                     << e.bit_depth << "-bit (" << e.y << ", " << e.cb << ", " << e.cr << ")");
         const Lab lab = ycbcr_to_lab(e.y, e.cb, e.cr, code_scale(e.bit_depth));
         EXPECT_EQ(lab.L, e.L);
         EXPECT_EQ(lab.a, e.a);
@@ -80,11 +80,10 @@ Lab lab_of(const int code[3], int bit_depth) {
 
 TEST(CiedeMath, DeltaE2000MatchesWorkedExamples) {
     for (const PairExample& e : pair_examples) {
-        SCOPED_TRACE(testing::Message() << e.bit_depth << "-bit (" << e.ref[0] << ", "
-                                        << e.ref[1] << ", " << e.ref[2] << ") vs (" << e.dist[0]
-                                        << ", " << e.dist[1] << ", " << e.dist[2] << ")");
-        EXPECT_EQ(delta_e_2000(lab_of(e.ref, e.bit_depth), lab_of(e.dist, e.bit_depth)),
-                  e.delta_e);
+        SCOPED_TRACE(testing::Message()
+                     << e.bit_depth << "-bit (" << e.ref[0] << ", " << e.ref[1] << ", " << e.ref[2]
+                     << ") vs (" << e.dist[0] << ", " << e.dist[1] << ", " << e.dist[2] << ")");
+        EXPECT_EQ(delta_e_2000(lab_of(e.ref, e.bit_depth), lab_of(e.dist, e.bit_depth)), e.delta_e);
     }
 }
 

@@ -28,12 +28,12 @@ inline Colour to_lab(int Y, int Cb, int Cr, int bit_depth) {
     double rgb[3] = {y + 1.28033 * v, (y - 0.21482 * u) - 0.38059 * v, y + 2.12798 * u};
     for (double& c : rgb)
         c = c > 10.0 / 255.0 ? pow((c + 0.055) * (1 / 1.055), 2.4) : c * (1 / 12.92);
-    const double X = rgb[0] * 0.4124564390896921 + rgb[1] * 0.357576077643909 +
-                     rgb[2] * 0.18043748326639894;
-    const double Yl = rgb[0] * 0.21267285140562248 + rgb[1] * 0.715152155287818 +
-                      rgb[2] * 0.07217499330655958;
-    const double Z = rgb[0] * 0.019333895582329317 + rgb[1] * 0.119192025881303 +
-                     rgb[2] * 0.9503040785363677;
+    const double X =
+        rgb[0] * 0.4124564390896921 + rgb[1] * 0.357576077643909 + rgb[2] * 0.18043748326639894;
+    const double Yl =
+        rgb[0] * 0.21267285140562248 + rgb[1] * 0.715152155287818 + rgb[2] * 0.07217499330655958;
+    const double Z =
+        rgb[0] * 0.019333895582329317 + rgb[1] * 0.119192025881303 + rgb[2] * 0.9503040785363677;
     const double t[3] = {X * (1 / 0.95047), Yl, Z * (1 / 1.08883)};
     float f[3];
     for (int k = 0; k < 3; ++k)
@@ -131,10 +131,9 @@ inline double frame_score(const Picture& ref, const Picture& dist, bool referenc
     const std::vector<int> codes[2][3] = {
         {plane_codes(ref, 0), plane_codes(ref, 1), plane_codes(ref, 2)},
         {plane_codes(dist, 0), plane_codes(dist, 1), plane_codes(dist, 2)}};
-    const std::vector<int> padded[2] = {reference_422 ? reference_422_buffer(ref, pitch)
-                                                      : std::vector<int>{},
-                                        reference_422 ? reference_422_buffer(dist, pitch)
-                                                      : std::vector<int>{}};
+    const std::vector<int> padded[2] = {
+        reference_422 ? reference_422_buffer(ref, pitch) : std::vector<int>{},
+        reference_422 ? reference_422_buffer(dist, pitch) : std::vector<int>{}};
     double sum = 0;
     for (int i = 0; i < f.height; ++i)
         for (int j = 0; j < f.width; ++j) {

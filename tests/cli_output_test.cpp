@@ -50,18 +50,24 @@ Clip make_clip(const std::string& name) {
 
 std::string q(const fs::path& path) { return fmt::format("\"{}\"", path.string()); }
 
-std::string inputs(const Clip& clip) { return fmt::format("-r {} -d {} --feature psnr", q(clip.ref), q(clip.dist)); }
+std::string inputs(const Clip& clip) {
+    return fmt::format("-r {} -d {} --feature psnr", q(clip.ref), q(clip.dist));
+}
 
 std::set<std::string> names_in(const fs::path& dir) {
     std::set<std::string> names;
-    for (const auto& entry : fs::directory_iterator(dir)) names.insert(entry.path().filename().string());
+    for (const auto& entry : fs::directory_iterator(dir))
+        names.insert(entry.path().filename().string());
     return names;
 }
 
-void expect_one_line_error(const test::CommandResult& result, int status, const std::string& names) {
+void expect_one_line_error(const test::CommandResult& result, int status,
+                           const std::string& names) {
     EXPECT_EQ(result.exit_code, status) << result.output;
-    EXPECT_NE(result.output.find(names), std::string::npos) << "should name '" << names << "': " << result.output;
-    EXPECT_EQ(std::count(result.output.begin(), result.output.end(), '\n'), 1) << "one line: " << result.output;
+    EXPECT_NE(result.output.find(names), std::string::npos)
+        << "should name '" << names << "': " << result.output;
+    EXPECT_EQ(std::count(result.output.begin(), result.output.end(), '\n'), 1)
+        << "one line: " << result.output;
 }
 
 // The output path is a usage error before the first frame is read: here the distorted input's
@@ -70,15 +76,18 @@ TEST(CliOutput, ImpossiblePathFailsBeforeTheFirstFrame) {
     const Clip clip = make_clip("cli_output_early");
     write_file(clip.dist, clip_header + "\nFRAME\nxyz");
     const std::string run = inputs(clip) + " -o ";
-    expect_one_line_error(test::run_vq(run + q(clip.dir)), 2, clip.dir.string() + "': Is a directory");
-    expect_one_line_error(test::run_vq(run + q(clip.dir / "missing" / "out.json")), 2,
-                          "folder '" + (clip.dir / "missing").string() + "': No such file or directory");
+    expect_one_line_error(test::run_vq(run + q(clip.dir)), 2,
+                          clip.dir.string() + "': Is a directory");
+    expect_one_line_error(
+        test::run_vq(run + q(clip.dir / "missing" / "out.json")), 2,
+        "folder '" + (clip.dir / "missing").string() + "': No such file or directory");
     EXPECT_EQ(names_in(clip.dir), (std::set<std::string>{"ref.y4m", "dist.y4m"}));
 }
 
 TEST(CliOutput, DashWritesStandardOutput) {
     const Clip clip = make_clip("cli_output_dash");
-    // Were "-" taken for a file name, it would land in the working folder: make that the scratch one.
+    // Were "-" taken for a file name, it would land in the working folder: make that the scratch
+    // one.
     const fs::path previous = fs::current_path();
     fs::current_path(clip.dir);
     const auto result = test::run_vq(inputs(clip) + " -q --json -o -");
@@ -124,7 +133,8 @@ TEST(CliOutput, FullDeviceIsAOneLineRunTimeError) {
         ::close(fd);
     else
         GTEST_SKIP() << "cannot open a device node here (" << std::strerror(errno) << ")";
-    expect_one_line_error(test::run_vq(inputs(clip) + " -q -o " + q(full)), 1, "No space left on device");
+    expect_one_line_error(test::run_vq(inputs(clip) + " -q -o " + q(full)), 1,
+                          "No space left on device");
     struct stat info {};
     ASSERT_EQ(::lstat(full.c_str(), &info), 0);
     EXPECT_TRUE(S_ISCHR(info.st_mode)) << "the device node was replaced by a file";
@@ -136,17 +146,19 @@ struct RunningVq {
     int feed = -1;
 };
 
-RunningVq start_vq_on_fifo(const Clip& clip, const fs::path& fifo, const fs::path& out, const fs::path& log) {
+RunningVq start_vq_on_fifo(const Clip& clip, const fs::path& fifo, const fs::path& out,
+                           const fs::path& log) {
     RunningVq run;
     const std::string vq = test::vq_binary().string();
-    std::vector<std::string> words = {vq, "-r", clip.ref.string(), "-d", fifo.string(), "--feature", "psnr",
-                                      "--json", "-o", out.string()};
+    std::vector<std::string> words = {vq,          "-r",   clip.ref.string(), "-d", fifo.string(),
+                                      "--feature", "psnr", "--json",          "-o", out.string()};
     std::vector<char*> argv;
     for (auto& word : words) argv.push_back(word.data());
     argv.push_back(nullptr);
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0600);
     posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
     const int spawned = posix_spawn(&run.pid, vq.c_str(), &actions, nullptr, argv.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
@@ -163,7 +175,8 @@ RunningVq start_vq_on_fifo(const Clip& clip, const fs::path& fifo, const fs::pat
 
 void expect_clean_exit_on(int signal, int status, const std::string& name) {
     const Clip clip = make_clip("cli_output_" + name);
-    const fs::path fifo = clip.dir / "dist.fifo", out = clip.dir / "out.json", log = clip.dir / "log";
+    const fs::path fifo = clip.dir / "dist.fifo", out = clip.dir / "out.json",
+                   log = clip.dir / "log";
     ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0) << std::strerror(errno);
     const RunningVq run = start_vq_on_fifo(clip, fifo, out, log);
     ASSERT_GT(run.pid, 0) << "cannot start vq";
@@ -178,18 +191,24 @@ void expect_clean_exit_on(int signal, int status, const std::string& name) {
     int wait_status = 0;
     ASSERT_EQ(::waitpid(run.pid, &wait_status, 0), run.pid);
     ::close(run.feed);
-    ASSERT_TRUE(WIFEXITED(wait_status)) << "vq died of signal " << WTERMSIG(wait_status) << " instead of exiting";
+    ASSERT_TRUE(WIFEXITED(wait_status))
+        << "vq died of signal " << WTERMSIG(wait_status) << " instead of exiting";
     EXPECT_EQ(WEXITSTATUS(wait_status), status);
     const std::string said = test::read_file(log);
     EXPECT_NE(said.find("vq: "), std::string::npos) << said;
     EXPECT_NE(said.find(name == "sigint" ? "SIGINT" : "SIGTERM"), std::string::npos) << said;
-    EXPECT_EQ(names_in(clip.dir), (std::set<std::string>{"ref.y4m", "dist.y4m", "dist.fifo", "log"}))
+    EXPECT_EQ(names_in(clip.dir),
+              (std::set<std::string>{"ref.y4m", "dist.y4m", "dist.fifo", "log"}))
         << "a partial output file was left behind";
 }
 
-TEST(CliOutput, SigintLeavesNothingBehindAndExits130) { expect_clean_exit_on(SIGINT, 130, "sigint"); }
+TEST(CliOutput, SigintLeavesNothingBehindAndExits130) {
+    expect_clean_exit_on(SIGINT, 130, "sigint");
+}
 
-TEST(CliOutput, SigtermLeavesNothingBehindAndExits143) { expect_clean_exit_on(SIGTERM, 143, "sigterm"); }
+TEST(CliOutput, SigtermLeavesNothingBehindAndExits143) {
+    expect_clean_exit_on(SIGTERM, 143, "sigterm");
+}
 
 }  // namespace
 }  // namespace vq

@@ -16,8 +16,8 @@ namespace {
 namespace fs = std::filesystem;
 
 // Writes a small 8-bit Y4M clip; `chop` bytes are removed from the end (a truncated last frame).
-fs::path write_y4m(const fs::path& path, int w, int h, const std::string& tag, int frames, int chop = 0,
-                   int seed = 0) {
+fs::path write_y4m(const fs::path& path, int w, int h, const std::string& tag, int frames,
+                   int chop = 0, int seed = 0) {
     const bool has_chroma = tag != "mono";
     const int cw = tag == "444" ? w : (w + 1) / 2;
     const int ch = tag == "420" ? (h + 1) / 2 : h;
@@ -45,11 +45,14 @@ Clip make_clip(const std::string& test, int w = 64, int h = 48, const std::strin
 
 std::string q(const fs::path& p) { return fmt::format("\"{}\"", p.string()); }
 
-void expect_failure(const std::string& args, int status, const std::string& names, const fs::path& output = {}) {
+void expect_failure(const std::string& args, int status, const std::string& names,
+                    const fs::path& output = {}) {
     const auto result = test::run_vq(args);
     EXPECT_EQ(result.exit_code, status) << args << "\n" << result.output;
-    EXPECT_NE(result.output.find(names), std::string::npos) << "message should name '" << names << "': " << result.output;
-    EXPECT_EQ(std::count(result.output.begin(), result.output.end(), '\n'), 1) << "one line: " << result.output;
+    EXPECT_NE(result.output.find(names), std::string::npos)
+        << "message should name '" << names << "': " << result.output;
+    EXPECT_EQ(std::count(result.output.begin(), result.output.end(), '\n'), 1)
+        << "one line: " << result.output;
     if (!output.empty()) {
         EXPECT_FALSE(fs::exists(output)) << "an output file was left behind by a failed run";
     }
@@ -59,8 +62,8 @@ TEST(Cli, ScoresAClipAndWritesEveryFormat) {
     const Clip clip = make_clip("cli_formats");
     for (const char* format : {"json", "xml", "csv", "sub"}) {
         const auto out = clip.dir / (std::string("out.") + format);
-        const auto result = test::run_vq("-r " + q(clip.ref) + " -d " + q(clip.dist) + " --feature psnr --" +
-                                         format + " -o " + q(out));
+        const auto result = test::run_vq("-r " + q(clip.ref) + " -d " + q(clip.dist) +
+                                         " --feature psnr --" + format + " -o " + q(out));
         EXPECT_EQ(result.exit_code, 0) << result.output;
         EXPECT_TRUE(fs::exists(out)) << format;
     }
@@ -73,7 +76,8 @@ TEST(Cli, ScoresAClipAndWritesEveryFormat) {
 TEST(Cli, FrameLoopOptions) {
     const Clip clip = make_clip("cli_loop");
     const auto out = clip.dir / "out.json";
-    const auto base = "-r " + q(clip.ref) + " -d " + q(clip.dist) + " --feature psnr --json -o " + q(out);
+    const auto base =
+        "-r " + q(clip.ref) + " -d " + q(clip.dist) + " --feature psnr --json -o " + q(out);
     ASSERT_EQ(test::run_vq(base + " --frame_cnt 2").exit_code, 0);
     EXPECT_EQ(nlohmann::json::parse(test::read_file(out))["frames"].size(), 2u);
     ASSERT_EQ(test::run_vq(base + " --frame_skip_ref 1 --frame_skip_dist 1").exit_code, 0);
@@ -89,8 +93,11 @@ TEST(Cli, ScoresDoNotDependOnThreadCount) {
     std::string texts[2];
     for (int t = 1; t <= 2; ++t) {
         const auto out = clip.dir / ("t" + std::to_string(t) + ".csv");
-        ASSERT_EQ(test::run_vq("-r " + q(clip.ref) + " -d " + q(clip.dist) + " --feature psnr --csv --precision max --threads " +
-                               std::to_string(t) + " -o " + q(out)).exit_code, 0);
+        ASSERT_EQ(test::run_vq("-r " + q(clip.ref) + " -d " + q(clip.dist) +
+                               " --feature psnr --csv --precision max --threads " +
+                               std::to_string(t) + " -o " + q(out))
+                      .exit_code,
+                  0);
         texts[t - 1] = test::read_file(out);
     }
     EXPECT_EQ(texts[0], texts[1]);
@@ -100,7 +107,8 @@ TEST(Cli, ShorterInputScoresTheCommonFrames) {
     const Clip clip = make_clip("cli_shorter");
     write_y4m(clip.dist, 64, 48, "420", 2);
     const auto out = clip.dir / "out.json";
-    const auto result = test::run_vq("-r " + q(clip.ref) + " -d " + q(clip.dist) + " --feature psnr --json -o " + q(out));
+    const auto result = test::run_vq("-r " + q(clip.ref) + " -d " + q(clip.dist) +
+                                     " --feature psnr --json -o " + q(out));
     EXPECT_EQ(result.exit_code, 0);
     EXPECT_NE(result.output.find("ended before"), std::string::npos);
     EXPECT_EQ(nlohmann::json::parse(test::read_file(out))["frames"].size(), 2u);
@@ -109,40 +117,57 @@ TEST(Cli, ShorterInputScoresTheCommonFrames) {
 TEST(CliBadInput, MissingUnreadableAndEmptyFiles) {
     const Clip clip = make_clip("cli_missing");
     const auto out = clip.dir / "out.json";
-    expect_failure("-r " + q(clip.ref) + " -d " + q(clip.dir / "nope.y4m") + " --feature psnr -o " + q(out), 1, "nope.y4m", out);
-    expect_failure("-r " + q(clip.dir) + " -d " + q(clip.dist) + " --feature psnr -o " + q(out), 1, clip.dir.string(), out);
+    expect_failure(
+        "-r " + q(clip.ref) + " -d " + q(clip.dir / "nope.y4m") + " --feature psnr -o " + q(out), 1,
+        "nope.y4m", out);
+    expect_failure("-r " + q(clip.dir) + " -d " + q(clip.dist) + " --feature psnr -o " + q(out), 1,
+                   clip.dir.string(), out);
     std::ofstream(clip.dir / "empty.y4m").close();
-    expect_failure("-r " + q(clip.ref) + " -d " + q(clip.dir / "empty.y4m") + " --feature psnr -o " + q(out), 1, "empty.y4m", out);
+    expect_failure(
+        "-r " + q(clip.ref) + " -d " + q(clip.dir / "empty.y4m") + " --feature psnr -o " + q(out),
+        1, "empty.y4m", out);
 }
 
 TEST(CliBadInput, TruncatedReferenceOrDistorted) {
     const Clip clip = make_clip("cli_truncated");
     const auto out = clip.dir / "out.json";
     const auto cut = write_y4m(clip.dir / "cut.y4m", 64, 48, "420", 3, 100);
-    expect_failure("-r " + q(cut) + " -d " + q(clip.dist) + " --feature psnr -o " + q(out), 1, "cut.y4m", out);
-    expect_failure("-r " + q(clip.ref) + " -d " + q(cut) + " --feature psnr -o " + q(out), 1, "cut.y4m", out);
+    expect_failure("-r " + q(cut) + " -d " + q(clip.dist) + " --feature psnr -o " + q(out), 1,
+                   "cut.y4m", out);
+    expect_failure("-r " + q(clip.ref) + " -d " + q(cut) + " --feature psnr -o " + q(out), 1,
+                   "cut.y4m", out);
 }
 
 TEST(CliBadInput, BadMagicAndHeader) {
     const Clip clip = make_clip("cli_header");
     const auto out = clip.dir / "out.json";
     std::ofstream(clip.dir / "magic.y4m") << "RIFF W64 H48 F25:1\nFRAME\n";
-    expect_failure("-r " + q(clip.ref) + " -d " + q(clip.dir / "magic.y4m") + " --feature psnr -o " + q(out), 1, "magic.y4m", out);
+    expect_failure(
+        "-r " + q(clip.ref) + " -d " + q(clip.dir / "magic.y4m") + " --feature psnr -o " + q(out),
+        1, "magic.y4m", out);
     std::ofstream(clip.dir / "header.y4m") << "YUV4MPEG2 W64 F25:1\nFRAME\n";
-    expect_failure("-r " + q(clip.ref) + " -d " + q(clip.dir / "header.y4m") + " --feature psnr -o " + q(out), 1, "header.y4m", out);
+    expect_failure(
+        "-r " + q(clip.ref) + " -d " + q(clip.dir / "header.y4m") + " --feature psnr -o " + q(out),
+        1, "header.y4m", out);
     std::ofstream(clip.dir / "huge.y4m") << "YUV4MPEG2 W999999999 H999999999 F25:1\nFRAME\n";
-    expect_failure("-r " + q(clip.ref) + " -d " + q(clip.dir / "huge.y4m") + " --feature psnr -o " + q(out), 1, "huge.y4m", out);
+    expect_failure(
+        "-r " + q(clip.ref) + " -d " + q(clip.dir / "huge.y4m") + " --feature psnr -o " + q(out), 1,
+        "huge.y4m", out);
 }
 
 TEST(CliBadInput, MismatchedInputs) {
     const Clip clip = make_clip("cli_mismatch");
     const auto out = clip.dir / "out.json";
     const auto small = write_y4m(clip.dir / "small.y4m", 32, 48, "420", 3);
-    expect_failure("-r " + q(clip.ref) + " -d " + q(small) + " --feature psnr -o " + q(out), 1, "sizes differ", out);
+    expect_failure("-r " + q(clip.ref) + " -d " + q(small) + " --feature psnr -o " + q(out), 1,
+                   "sizes differ", out);
     const auto chroma = write_y4m(clip.dir / "c444.y4m", 64, 48, "444", 3);
-    expect_failure("-r " + q(clip.ref) + " -d " + q(chroma) + " --feature psnr -o " + q(out), 1, "chroma formats differ", out);
+    expect_failure("-r " + q(clip.ref) + " -d " + q(chroma) + " --feature psnr -o " + q(out), 1,
+                   "chroma formats differ", out);
     std::ofstream(clip.dir / "deep.y4m") << "YUV4MPEG2 W64 H48 F25:1 C420p10\n";
-    expect_failure("-r " + q(clip.ref) + " -d " + q(clip.dir / "deep.y4m") + " --feature psnr -o " + q(out), 1, "bit depths differ", out);
+    expect_failure(
+        "-r " + q(clip.ref) + " -d " + q(clip.dir / "deep.y4m") + " --feature psnr -o " + q(out), 1,
+        "bit depths differ", out);
 }
 
 TEST(CliBadInput, RawYuvFlags) {
@@ -155,13 +180,15 @@ TEST(CliBadInput, RawYuvFlags) {
 TEST(CliBadInput, UnwritableOutput) {
     const Clip clip = make_clip("cli_unwritable");
     const auto out = clip.dir / "nonexistent-dir" / "out.json";
-    expect_failure("-r " + q(clip.ref) + " -d " + q(clip.dist) + " --feature psnr -o " + q(out), 2, out.string());
+    expect_failure("-r " + q(clip.ref) + " -d " + q(clip.dist) + " --feature psnr -o " + q(out), 2,
+                   out.string());
 }
 
 // The reference keeps the first of two registrations whose outputs collide, silently; vq says so.
 TEST(CliBadInput, CollidingOutputsAreAUsageError) {
     const Clip clip = make_clip("cli_colliding");
-    expect_failure("-r " + q(clip.ref) + " -d " + q(clip.dist) + " --feature psnr --feature psnr=enable_mse=true",
+    expect_failure("-r " + q(clip.ref) + " -d " + q(clip.dist) +
+                       " --feature psnr --feature psnr=enable_mse=true",
                    2, "'psnr_y' a second time");
 }
 
@@ -171,12 +198,15 @@ TEST(Cli, RawYuvWithTrailingBytesScoresTheWholeFrames) {
     const Clip clip = make_clip("cli_raw_trailing");
     const std::string frame(64 * 48 * 3 / 2, 'x');
     std::ofstream(clip.dir / "ref.yuv", std::ios::binary) << frame << frame << frame;
-    std::ofstream(clip.dir / "dist.yuv", std::ios::binary) << frame << frame << frame.substr(0, 100);
+    std::ofstream(clip.dir / "dist.yuv", std::ios::binary)
+        << frame << frame << frame.substr(0, 100);
     const auto out = clip.dir / "out.json";
-    const auto result = test::run_vq("-r " + q(clip.dir / "ref.yuv") + " -d " + q(clip.dir / "dist.yuv") +
-                                     " -w 64 -h 48 -p 420 -b 8 --feature psnr --json -o " + q(out));
+    const auto result =
+        test::run_vq("-r " + q(clip.dir / "ref.yuv") + " -d " + q(clip.dir / "dist.yuv") +
+                     " -w 64 -h 48 -p 420 -b 8 --feature psnr --json -o " + q(out));
     EXPECT_EQ(result.exit_code, 0) << result.output;
-    EXPECT_NE(result.output.find("warning: '" + (clip.dir / "dist.yuv").string() + "' ends with 100 bytes"),
+    EXPECT_NE(result.output.find("warning: '" + (clip.dir / "dist.yuv").string() +
+                                 "' ends with 100 bytes"),
               std::string::npos)
         << result.output;
     EXPECT_EQ(nlohmann::json::parse(test::read_file(out))["frames"].size(), 2u);
@@ -213,7 +243,8 @@ TEST(CliBadInput, ModelsAndModelFiles) {
     const std::string io = "-r " + q(clip.ref) + " -d " + q(clip.dist) + " ";
     expect_failure(io + "-m version=vmaf_v9", 2, "vmaf_v9");
     expect_failure(io + "-m version=vmaf_v0.6.1:nosuch=1", 2, "nosuch");
-    expect_failure(io + "-m version=vmaf_v0.6.1:adm.adm_enhn_gain_limit=0.5", 2, "adm_enhn_gain_limit");
+    expect_failure(io + "-m version=vmaf_v0.6.1:adm.adm_enhn_gain_limit=0.5", 2,
+                   "adm_enhn_gain_limit");
     expect_failure(io + "-m path=" + q(clip.ref), 2, clip.ref.filename().string());
     const fs::path model = clip.dir / "broken.json";
     std::ofstream(model) << R"({"model_dict": {}})";
@@ -233,7 +264,8 @@ TEST(Cli, CudaBackendWithoutAGpuIsAClearError) {
     if (test::run_vq("--demo --backend auto -q").output.find("cuda") != std::string::npos)
         GTEST_SKIP() << "a CUDA device is present";
     const Clip clip = make_clip("cli_cuda");
-    expect_failure("-r " + q(clip.ref) + " -d " + q(clip.dist) + " --feature psnr --backend cuda", 2, "cuda");
+    expect_failure("-r " + q(clip.ref) + " -d " + q(clip.dist) + " --feature psnr --backend cuda",
+                   2, "cuda");
     expect_failure("-r " + q(clip.ref) + " -d " + q(clip.dist) + " --feature psnr_cuda", 2, "CUDA");
 }
 

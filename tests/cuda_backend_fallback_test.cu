@@ -33,7 +33,8 @@ void write_y4m(const fs::path& path, const std::vector<Picture>& frames) {
     out << "YUV4MPEG2 W" << format.width << " H" << format.height << " F25:1 Ip C420jpeg\n";
     for (const Picture& picture : frames) {
         out << "FRAME\n";
-        out.write(reinterpret_cast<const char*>(picture.data()), std::streamsize(picture.size_bytes()));
+        out.write(reinterpret_cast<const char*>(picture.data()),
+                  std::streamsize(picture.size_bytes()));
     }
 }
 
@@ -41,7 +42,8 @@ TEST(CudaBackendFallback, SessionRunsTwinlessFeaturesOnTheCpuAndSaysSo) {
     VQ_REQUIRE_CUDA();
     const std::string twinless = feature_without_twin();
     if (twinless.empty()) GTEST_SKIP() << "every feature has a CUDA twin";
-    const VideoFormat format{256, 144, 8, ChromaFormat::yuv420};  // CAMBI needs a side of 216 or more
+    const VideoFormat format{256, 144, 8,
+                             ChromaFormat::yuv420};  // CAMBI needs a side of 216 or more
     const auto frames = adversarial_frames(format, 3, 5);
     Session session({.backend = Backend::cuda});
     session.add_feature("psnr");
@@ -61,7 +63,8 @@ TEST(CudaBackendFallback, CliReceiptLogAndTransferCounts) {
     VQ_REQUIRE_CUDA();
     const std::string twinless = feature_without_twin();
     if (twinless.empty()) GTEST_SKIP() << "every feature has a CUDA twin";
-    const VideoFormat format{256, 144, 8, ChromaFormat::yuv420};  // CAMBI needs a side of 216 or more
+    const VideoFormat format{256, 144, 8,
+                             ChromaFormat::yuv420};  // CAMBI needs a side of 216 or more
     const fs::path dir = scratch_dir("cuda_fallback");
     std::vector<Picture> reference, distorted;
     for (const FramePair& pair : adversarial_frames(format, 3, 9)) {
@@ -72,12 +75,14 @@ TEST(CudaBackendFallback, CliReceiptLogAndTransferCounts) {
     write_y4m(dir / "dist.y4m", distorted);
 
     setenv("VQ_DEBUG_TRANSFERS", "1", 1);
-    const auto result = run_vq("-r \"" + (dir / "ref.y4m").string() + "\" -d \"" + (dir / "dist.y4m").string() +
-                               "\" --feature psnr --feature " + twinless + " --backend cuda --json -o \"" +
-                               (dir / "out.json").string() + "\"");
+    const auto result =
+        run_vq("-r \"" + (dir / "ref.y4m").string() + "\" -d \"" + (dir / "dist.y4m").string() +
+               "\" --feature psnr --feature " + twinless + " --backend cuda --json -o \"" +
+               (dir / "out.json").string() + "\"");
     unsetenv("VQ_DEBUG_TRANSFERS");
     ASSERT_EQ(result.exit_code, 0) << result.output;
-    EXPECT_NE(result.output.find("feature '" + twinless + "' has no CUDA twin; it runs on the CPU"), std::string::npos)
+    EXPECT_NE(result.output.find("feature '" + twinless + "' has no CUDA twin; it runs on the CPU"),
+              std::string::npos)
         << result.output;
     // Two pictures per frame uploaded once each; one readback of the frame's results.
     const std::string transfers =

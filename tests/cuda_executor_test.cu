@@ -21,7 +21,8 @@ namespace {
 
 constexpr unsigned threads_per_block = 256;
 
-__global__ void sum_samples(const std::uint8_t* samples, std::size_t count, unsigned long long* sum) {
+__global__ void sum_samples(const std::uint8_t* samples, std::size_t count,
+                            unsigned long long* sum) {
     unsigned long long partial = 0;
     for (std::size_t i = std::size_t(blockIdx.x) * threads_per_block + threadIdx.x; i < count;
          i += std::size_t(gridDim.x) * threads_per_block)
@@ -68,7 +69,8 @@ public:
     std::size_t block_bytes() const override { return 8; }
     void prepare(cudaStream_t) override {}
     void enqueue(const cuda::DeviceFrame&, std::byte*, cudaStream_t stream) override {
-        write_through_bad_pointer<<<1, 1, 0, stream>>>(reinterpret_cast<unsigned long long*>(std::uintptr_t(64)));
+        write_through_bad_pointer<<<1, 1, 0, stream>>>(
+            reinterpret_cast<unsigned long long*>(std::uintptr_t(64)));
         VQ_CUDA_CHECK_LAUNCH(write_through_bad_pointer);
     }
     void finish(std::span<const std::byte>, std::span<double>) override {}
@@ -98,10 +100,12 @@ TEST(CudaExecutor, PipelinesFramesThroughTheRingAndLeavesAnUnusedReferenceOnTheH
     const std::string log = testing::internal::GetCapturedStderr();
     unsetenv("VQ_DEBUG_TRANSFERS");
 
-    for (int i = 0; i < frame_count; ++i) EXPECT_EQ(scores[i][0], double(i) * 99 * 37) << "frame " << i;
+    for (int i = 0; i < frame_count; ++i)
+        EXPECT_EQ(scores[i][0], double(i) * 99 * 37) << "frame " << i;
     EXPECT_FALSE(feature.saw_reference);
     // One upload per frame (the distorted picture alone) and one readback per frame.
-    const std::string expected = "11 frames, 11 uploads (" + std::to_string(11 * format.frame_bytes()) +
+    const std::string expected = "11 frames, 11 uploads (" +
+                                 std::to_string(11 * format.frame_bytes()) +
                                  " bytes), 11 readbacks (176 bytes)";
     EXPECT_NE(log.find(expected), std::string::npos) << log;
 }
@@ -119,7 +123,8 @@ TEST(CudaExecutor, PinnedBuffersAreRecycledAndMayOutliveTheExecutor) {
     EXPECT_TRUE(cuda::is_pinned(first.get())) << "frame buffers should be pinned";
     const std::byte* address = first.get();
     first.reset();
-    EXPECT_EQ(allocate(format.frame_bytes()).get(), address) << "a released buffer should be reused";
+    EXPECT_EQ(allocate(format.frame_bytes()).get(), address)
+        << "a released buffer should be reused";
 
     FrameBuffer kept = allocate(format.frame_bytes());
     executor.reset();
@@ -155,7 +160,8 @@ TEST(CudaExecutor, NamesABadGpuOrdinal) {
         FAIL() << "--gpu 99 should be refused";
     } catch (const Error& e) {
         EXPECT_EQ(e.kind(), ErrorKind::usage);
-        EXPECT_NE(std::string(e.what()).find("--gpu 99: no such CUDA device"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("--gpu 99: no such CUDA device"), std::string::npos)
+            << e.what();
     }
 }
 
@@ -169,7 +175,8 @@ TEST(CudaBackend, WithoutAUsableDeviceCudaIsRefusedClearly) {
         FAIL() << "--backend cuda without a GPU should be refused";
     } catch (const Error& e) {
         EXPECT_EQ(e.kind(), ErrorKind::usage);
-        EXPECT_NE(std::string(e.what()).find("no usable CUDA device"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("no usable CUDA device"), std::string::npos)
+            << e.what();
     }
     Session twin({.backend = Backend::cpu});
     twin.add_feature("psnr_cuda");

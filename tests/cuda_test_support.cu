@@ -9,7 +9,8 @@ std::vector<std::vector<double>> run_twin(Feature& feature, const std::vector<Fr
     if (feature.backend() == Backend::cpu)
         executor = make_cpu_executor({static_cast<CpuFeature*>(&feature)}, 0);
     else
-        executor = cuda::make_executor({&feature}, 0, frames.at(0).distorted.format(), feature.uses_reference());
+        executor = cuda::make_executor({&feature}, 0, frames.at(0).distorted.format(),
+                                       feature.uses_reference());
     const std::size_t block_bytes[] = {feature.block_bytes()};
     const BlockLayout layout(block_bytes);
 

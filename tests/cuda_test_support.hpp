@@ -1,6 +1,6 @@
 // Helpers for the CUDA tests: skipping without a GPU, and a twin harness that runs one feature
-// through its backend's executor the way the session does (support/pictures.hpp makes the frames). The CUDA tests
-// are .cu files: tests/CMakeLists.txt builds them only when vq is built with CUDA.
+// through its backend's executor the way the session does (support/pictures.hpp makes the frames).
+// The CUDA tests are .cu files: tests/CMakeLists.txt builds them only when vq is built with CUDA.
 #pragma once
 
 #include <string>
@@ -13,8 +13,8 @@
 #include "vq/picture.hpp"
 
 // Skips the current test with a message when no GPU can run vq's kernels (always on CI).
-#define VQ_REQUIRE_CUDA()                                       \
-    if (::vq::cuda::usable_device_count() == 0)                 \
+#define VQ_REQUIRE_CUDA()                       \
+    if (::vq::cuda::usable_device_count() == 0) \
     GTEST_SKIP() << "no usable CUDA device: GPU test skipped"
 
 namespace vq::test {

@@ -41,12 +41,15 @@ std::string scores(const std::string& inputs, const fs::path& csv, const std::st
     return result.exit_code == 0 ? test::read_file(csv) : std::string();
 }
 
-void expect_failure(const std::string& args, const std::vector<std::string>& parts, const fs::path& output) {
+void expect_failure(const std::string& args, const std::vector<std::string>& parts,
+                    const fs::path& output) {
     const auto result = test::run_vq(args + " -o " + quoted(output));
     EXPECT_EQ(result.exit_code, 1) << args << "\n" << result.output;
     for (const auto& part : parts)
-        EXPECT_NE(result.output.find(part), std::string::npos) << "message should contain '" << part << "': " << result.output;
-    EXPECT_EQ(std::count(result.output.begin(), result.output.end(), '\n'), 1) << "one line: " << result.output;
+        EXPECT_NE(result.output.find(part), std::string::npos)
+            << "message should contain '" << part << "': " << result.output;
+    EXPECT_EQ(std::count(result.output.begin(), result.output.end(), '\n'), 1)
+        << "one line: " << result.output;
     EXPECT_FALSE(fs::exists(output)) << "a failed run left " << output;
 }
 
@@ -55,7 +58,9 @@ struct LosslessCase {
     bool x264;  // also H.264 -qp 0 (lossless) in MP4, B-frames and all
 };
 
-void PrintTo(const LosslessCase& c, std::ostream* out) { *out << c.fixture << (c.x264 ? " (FFV1 and x264)" : " (FFV1)"); }
+void PrintTo(const LosslessCase& c, std::ostream* out) {
+    *out << c.fixture << (c.x264 ? " (FFV1 and x264)" : " (FFV1)");
+}
 
 class FfmpegLossless : public testing::TestWithParam<LosslessCase> {};
 
@@ -66,33 +71,39 @@ TEST_P(FfmpegLossless, ContainerScoresEqualTheY4mScoresBitForBit) {
     const fs::path source = fixtures / c.fixture;
     const fs::path dir = test::scratch_dir(std::string("ffmpeg_lossless_") + c.fixture);
     const std::string features = feature_flags(all_features());
-    const std::string y4m = "-r " + quoted(source / "ref.y4m") + " -d " + quoted(source / "dist.y4m") + features;
+    const std::string y4m =
+        "-r " + quoted(source / "ref.y4m") + " -d " + quoted(source / "dist.y4m") + features;
     const std::string expected = scores(y4m, dir / "y4m.csv");
     ASSERT_FALSE(expected.empty());
 
     // The default VMAF model too, once this vq runs models (libvmaf's -m syntax).
     const std::string model = " -m version=vmaf_v0.6.1";
     std::string expected_model;
-    if (test::run_vq(y4m + model + " -q").exit_code == 0) expected_model = scores(y4m, dir / "y4m_model.csv", model);
+    if (test::run_vq(y4m + model + " -q").exit_code == 0)
+        expected_model = scores(y4m, dir / "y4m_model.csv", model);
 
     std::vector<std::string> encodings = {"ffv1.mkv"};
     if (c.x264 && test::have_encoder("libx264")) encodings.push_back("x264.mp4");
     for (const auto& encoding : encodings) {
-        const std::string codec = encoding == "ffv1.mkv" ? "-c:v ffv1" : "-c:v libx264 -qp 0 -preset veryfast";
+        const std::string codec =
+            encoding == "ffv1.mkv" ? "-c:v ffv1" : "-c:v libx264 -qp 0 -preset veryfast";
         for (const char* side : {"ref", "dist"})
-            ASSERT_TRUE(ffmpeg("-i " + quoted(source / (std::string(side) + ".y4m")) + " " + codec + " " +
-                               quoted(dir / (std::string(side) + "_" + encoding))));
+            ASSERT_TRUE(ffmpeg("-i " + quoted(source / (std::string(side) + ".y4m")) + " " + codec +
+                               " " + quoted(dir / (std::string(side) + "_" + encoding))));
         // Both containers, and a container against the Y4M.
-        EXPECT_EQ(scores("-r " + quoted(dir / ("ref_" + encoding)) + " -d " + quoted(dir / ("dist_" + encoding)) + features,
+        EXPECT_EQ(scores("-r " + quoted(dir / ("ref_" + encoding)) + " -d " +
+                             quoted(dir / ("dist_" + encoding)) + features,
                          dir / "both.csv"),
                   expected)
             << encoding;
-        EXPECT_EQ(scores("-r " + quoted(source / "ref.y4m") + " -d " + quoted(dir / ("dist_" + encoding)) + features,
+        EXPECT_EQ(scores("-r " + quoted(source / "ref.y4m") + " -d " +
+                             quoted(dir / ("dist_" + encoding)) + features,
                          dir / "mixed.csv"),
                   expected)
             << encoding;
         if (!expected_model.empty())
-            EXPECT_EQ(scores("-r " + quoted(dir / ("ref_" + encoding)) + " -d " + quoted(dir / ("dist_" + encoding)) + features,
+            EXPECT_EQ(scores("-r " + quoted(dir / ("ref_" + encoding)) + " -d " +
+                                 quoted(dir / ("dist_" + encoding)) + features,
                              dir / "model.csv", model),
                       expected_model)
                 << encoding << " with the VMAF model";
@@ -117,8 +128,8 @@ Pair make_pair(const std::string& name, const std::string& size = "64x48", int f
     Pair pair{test::scratch_dir(name), {}, {}};
     pair.ref = pair.dir / "ref.y4m";
     pair.dist = pair.dir / "dist.y4m";
-    ffmpeg(fmt::format("-f lavfi -i testsrc2=size={}:rate=25 -frames:v {} -pix_fmt yuv420p {}", size, frames,
-                       quoted(pair.ref)));
+    ffmpeg(fmt::format("-f lavfi -i testsrc2=size={}:rate=25 -frames:v {} -pix_fmt yuv420p {}",
+                       size, frames, quoted(pair.ref)));
     ffmpeg("-i " + quoted(pair.ref) + " -vf noise=alls=12:allf=t " + quoted(pair.dist));
     return pair;
 }
@@ -126,15 +137,18 @@ Pair make_pair(const std::string& name, const std::string& size = "64x48", int f
 TEST(FfmpegCli, StandardInputCarriesY4m) {
     VQ_REQUIRE_FFMPEG();
     const Pair p = make_pair("ffmpeg_cli_stdin");
-    const std::string expected = scores("-r " + quoted(p.ref) + " -d " + quoted(p.dist) + " --feature psnr", p.dir / "a.csv");
+    const std::string expected = scores(
+        "-r " + quoted(p.ref) + " -d " + quoted(p.dist) + " --feature psnr", p.dir / "a.csv");
     // A pipe, as from "ffmpeg ... -f yuv4mpegpipe -"; then a redirected file.
-    const auto piped = test::run_shell(fmt::format("ffmpeg -hide_banner -loglevel error -nostdin -i {} -f yuv4mpegpipe - | {} "
-                                                   "-r {} -d - --feature psnr --csv --precision max -o {}",
-                                                   quoted(p.dist), quoted(test::vq_binary()), quoted(p.ref),
-                                                   quoted(p.dir / "b.csv")));
+    const auto piped = test::run_shell(fmt::format(
+        "ffmpeg -hide_banner -loglevel error -nostdin -i {} -f yuv4mpegpipe - | {} "
+        "-r {} -d - --feature psnr --csv --precision max -o {}",
+        quoted(p.dist), quoted(test::vq_binary()), quoted(p.ref), quoted(p.dir / "b.csv")));
     ASSERT_EQ(piped.exit_code, 0) << piped.output;
     EXPECT_EQ(test::read_file(p.dir / "b.csv"), expected);
-    EXPECT_EQ(scores("-r - -d " + quoted(p.dist) + " --feature psnr", p.dir / "c.csv", " < " + quoted(p.ref)), expected);
+    EXPECT_EQ(scores("-r - -d " + quoted(p.dist) + " --feature psnr", p.dir / "c.csv",
+                     " < " + quoted(p.ref)),
+              expected);
     const auto both = test::run_vq("-r - -d - --feature psnr");
     EXPECT_EQ(both.exit_code, 2) << both.output;
 }
@@ -146,22 +160,26 @@ TEST(FfmpegCli, StandardInputNeedsNoFfmpeg) {
         std::string data = "YUV4MPEG2 W16 H8 F25:1 Ip C420jpeg\n";
         for (int frame = 0; frame < 3; ++frame) {
             data += "FRAME\n";
-            for (int i = 0; i < 16 * 8 * 3 / 2; ++i) data += char((i * 5 + frame * 11 + seed * (i % 3)) & 0xff);
+            for (int i = 0; i < 16 * 8 * 3 / 2; ++i)
+                data += char((i * 5 + frame * 11 + seed * (i % 3)) & 0xff);
         }
         std::ofstream(path, std::ios::binary) << data;
     };
     write(dir / "ref.y4m", 0);
     write(dir / "dist.y4m", 1);
-    const std::string expected = scores("-r " + quoted(dir / "ref.y4m") + " -d " + quoted(dir / "dist.y4m") + " --feature psnr",
-                                        dir / "a.csv");
-    const auto piped = test::run_shell(fmt::format("cat {} | {} -r - -d {} --feature psnr --csv --precision max -o {}",
-                                                   quoted(dir / "ref.y4m"), quoted(test::vq_binary()),
-                                                   quoted(dir / "dist.y4m"), quoted(dir / "b.csv")));
+    const std::string expected = scores(
+        "-r " + quoted(dir / "ref.y4m") + " -d " + quoted(dir / "dist.y4m") + " --feature psnr",
+        dir / "a.csv");
+    const auto piped = test::run_shell(
+        fmt::format("cat {} | {} -r - -d {} --feature psnr --csv --precision max -o {}",
+                    quoted(dir / "ref.y4m"), quoted(test::vq_binary()), quoted(dir / "dist.y4m"),
+                    quoted(dir / "b.csv")));
     ASSERT_EQ(piped.exit_code, 0) << piped.output;
     EXPECT_EQ(test::read_file(dir / "b.csv"), expected);
     std::ofstream(dir / "text.txt") << "no video\n";
-    const auto bad = test::run_shell(fmt::format("cat {} | {} -r {} -d - --feature psnr", quoted(dir / "text.txt"),
-                                                 quoted(test::vq_binary()), quoted(dir / "ref.y4m")));
+    const auto bad = test::run_shell(
+        fmt::format("cat {} | {} -r {} -d - --feature psnr", quoted(dir / "text.txt"),
+                    quoted(test::vq_binary()), quoted(dir / "ref.y4m")));
     EXPECT_EQ(bad.exit_code, 1) << bad.output;
     EXPECT_NE(bad.output.find("YUV4MPEG2"), std::string::npos) << bad.output;
 }
@@ -169,15 +187,20 @@ TEST(FfmpegCli, StandardInputNeedsNoFfmpeg) {
 TEST(FfmpegCli, DifferentSizesNeedScale) {
     VQ_REQUIRE_FFMPEG();
     const Pair p = make_pair("ffmpeg_cli_scale");
-    ASSERT_TRUE(ffmpeg("-i " + quoted(p.dist) + " -vf scale=40:30 -c:v ffv1 " + quoted(p.dir / "small.mkv")));
+    ASSERT_TRUE(ffmpeg("-i " + quoted(p.dist) + " -vf scale=40:30 -c:v ffv1 " +
+                       quoted(p.dir / "small.mkv")));
     expect_failure("-r " + quoted(p.ref) + " -d " + quoted(p.dir / "small.mkv") + " --feature psnr",
                    {"sizes differ", "--scale 64x48"}, p.dir / "out.csv");
     // --scale equals scoring what ffmpeg's scale filter makes of the distorted video.
-    ASSERT_TRUE(ffmpeg("-i " + quoted(p.dir / "small.mkv") + " -vf scale=64:48:flags=lanczos " + quoted(p.dir / "up.y4m")));
-    EXPECT_EQ(scores("-r " + quoted(p.ref) + " -d " + quoted(p.dir / "small.mkv") + " --feature psnr --scale 64x48:lanczos",
+    ASSERT_TRUE(ffmpeg("-i " + quoted(p.dir / "small.mkv") + " -vf scale=64:48:flags=lanczos " +
+                       quoted(p.dir / "up.y4m")));
+    EXPECT_EQ(scores("-r " + quoted(p.ref) + " -d " + quoted(p.dir / "small.mkv") +
+                         " --feature psnr --scale 64x48:lanczos",
                      p.dir / "a.csv"),
-              scores("-r " + quoted(p.ref) + " -d " + quoted(p.dir / "up.y4m") + " --feature psnr", p.dir / "b.csv"));
-    const auto bad = test::run_vq("-r " + quoted(p.ref) + " -d " + quoted(p.dist) + " --feature psnr --scale 64by48");
+              scores("-r " + quoted(p.ref) + " -d " + quoted(p.dir / "up.y4m") + " --feature psnr",
+                     p.dir / "b.csv"));
+    const auto bad = test::run_vq("-r " + quoted(p.ref) + " -d " + quoted(p.dist) +
+                                  " --feature psnr --scale 64by48");
     EXPECT_EQ(bad.exit_code, 2) << bad.output;
     EXPECT_NE(bad.output.find("--scale"), std::string::npos);
 }
@@ -185,13 +208,17 @@ TEST(FfmpegCli, DifferentSizesNeedScale) {
 TEST(FfmpegCli, FrameRateAndCountMismatchesAreReported) {
     VQ_REQUIRE_FFMPEG();
     const Pair p = make_pair("ffmpeg_cli_rates");
-    ASSERT_TRUE(ffmpeg("-i " + quoted(p.dist) + " -c:v ffv1 -r 24 " + quoted(p.dir / "rate24.mkv")));
-    auto result = test::run_vq("-r " + quoted(p.ref) + " -d " + quoted(p.dir / "rate24.mkv") + " --feature psnr");
+    ASSERT_TRUE(
+        ffmpeg("-i " + quoted(p.dist) + " -c:v ffv1 -r 24 " + quoted(p.dir / "rate24.mkv")));
+    auto result = test::run_vq("-r " + quoted(p.ref) + " -d " + quoted(p.dir / "rate24.mkv") +
+                               " --feature psnr");
     EXPECT_EQ(result.exit_code, 0) << result.output;
     EXPECT_NE(result.output.find("frame rates differ"), std::string::npos) << result.output;
-    ASSERT_TRUE(ffmpeg("-i " + quoted(p.dist) + " -frames:v 5 -c:v ffv1 " + quoted(p.dir / "short.mkv")));
+    ASSERT_TRUE(
+        ffmpeg("-i " + quoted(p.dist) + " -frames:v 5 -c:v ffv1 " + quoted(p.dir / "short.mkv")));
     const fs::path out = p.dir / "out.json";
-    result = test::run_vq("-r " + quoted(p.ref) + " -d " + quoted(p.dir / "short.mkv") + " --feature psnr --json -o " + quoted(out));
+    result = test::run_vq("-r " + quoted(p.ref) + " -d " + quoted(p.dir / "short.mkv") +
+                          " --feature psnr --json -o " + quoted(out));
     EXPECT_EQ(result.exit_code, 0) << result.output;
     EXPECT_NE(result.output.find("ended before"), std::string::npos) << result.output;
     EXPECT_EQ(nlohmann::json::parse(test::read_file(out))["frames"].size(), 5u);
@@ -201,7 +228,8 @@ TEST(FfmpegCli, EveryDecodedFrameIsScoredOnce) {
     VQ_REQUIRE_FFMPEG();
     if (!test::have_encoder("libx264")) GTEST_SKIP() << "ffmpeg lacks libx264";
     const Pair p = make_pair("ffmpeg_cli_count", "64x48", 37);
-    ASSERT_TRUE(ffmpeg("-i " + quoted(p.dist) + " -c:v libx264 -crf 28 -bf 3 " + quoted(p.dir / "dist.mp4")));
+    ASSERT_TRUE(ffmpeg("-i " + quoted(p.dist) + " -c:v libx264 -crf 28 -bf 3 " +
+                       quoted(p.dir / "dist.mp4")));
     const fs::path out = p.dir / "out.json";
     const auto result = test::run_vq("-r " + quoted(p.ref) + " -d " + quoted(p.dir / "dist.mp4") +
                                      " --feature psnr --decode-threads 2 --json -o " + quoted(out));
@@ -229,16 +257,21 @@ TEST(FfmpegCli, BadInputsFailWithOneLineAndNoOutput) {
     expect_failure(ref + quoted(p.dir / "cut.mkv"), {"cut.mkv", "truncated"}, out);
 
     // Damaged mid-stream (FFV1 slice CRCs): the message names the frame.
-    ASSERT_TRUE(ffmpeg("-i " + quoted(p.dist) + " -c:v ffv1 -level 3 -slicecrc 1 " + quoted(p.dir / "crc.mkv")));
+    ASSERT_TRUE(ffmpeg("-i " + quoted(p.dist) + " -c:v ffv1 -level 3 -slicecrc 1 " +
+                       quoted(p.dir / "crc.mkv")));
     std::string damaged = test::read_file(p.dir / "crc.mkv");
-    for (std::size_t i = damaged.size() / 2; i < damaged.size() / 2 + 32; ++i) damaged[i] = char(~damaged[i]);
+    for (std::size_t i = damaged.size() / 2; i < damaged.size() / 2 + 32; ++i)
+        damaged[i] = char(~damaged[i]);
     std::ofstream(p.dir / "damaged.mkv", std::ios::binary) << damaged;
     expect_failure(ref + quoted(p.dir / "damaged.mkv"), {"damaged.mkv", "frame "}, out);
 
     // The size changes mid-stream.
-    ASSERT_TRUE(ffmpeg("-i " + quoted(p.dist) + " -frames:v 4 -c:v mpeg2video " + quoted(p.dir / "a.m2v")));
-    ASSERT_TRUE(ffmpeg("-i " + quoted(p.dist) + " -frames:v 4 -vf scale=32:24 -c:v mpeg2video " + quoted(p.dir / "b.m2v")));
-    std::ofstream(p.dir / "resize.m2v", std::ios::binary) << test::read_file(p.dir / "a.m2v") << test::read_file(p.dir / "b.m2v");
+    ASSERT_TRUE(
+        ffmpeg("-i " + quoted(p.dist) + " -frames:v 4 -c:v mpeg2video " + quoted(p.dir / "a.m2v")));
+    ASSERT_TRUE(ffmpeg("-i " + quoted(p.dist) + " -frames:v 4 -vf scale=32:24 -c:v mpeg2video " +
+                       quoted(p.dir / "b.m2v")));
+    std::ofstream(p.dir / "resize.m2v", std::ios::binary)
+        << test::read_file(p.dir / "a.m2v") << test::read_file(p.dir / "b.m2v");
     expect_failure(ref + quoted(p.dir / "resize.m2v"), {"resize.m2v", "frame ", "32x24"}, out);
 }
 
@@ -246,7 +279,8 @@ TEST(FfmpegCli, BadInputsFailWithOneLineAndNoOutput) {
 TEST(FfmpegCli, WithoutFfmpegOtherFilesAreRefusedClearly) {
     const fs::path dir = test::scratch_dir("ffmpeg_cli_absent");
     std::ofstream(dir / "clip.mp4") << "not a y4m";
-    const auto result = test::run_vq("-r " + quoted(dir / "clip.mp4") + " -d " + quoted(dir / "clip.mp4") + " --feature psnr");
+    const auto result = test::run_vq("-r " + quoted(dir / "clip.mp4") + " -d " +
+                                     quoted(dir / "clip.mp4") + " --feature psnr");
     EXPECT_EQ(result.exit_code, 1) << result.output;
     EXPECT_NE(result.output.find("without FFmpeg"), std::string::npos) << result.output;
 }

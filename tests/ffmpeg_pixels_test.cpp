@@ -27,8 +27,10 @@ Picture pattern(const VideoFormat& format) {
     for (int c = 0; c < format.plane_count(); ++c)
         for (int i = 0; i < format.plane_width(c) * format.plane_height(c); ++i) {
             const unsigned value = (unsigned(i) * 2654435761u + unsigned(c) * 977u) % (top + 1);
-            if (format.bit_depth > 8) picture.plane_data<std::uint16_t>(c)[i] = std::uint16_t(value);
-            else picture.plane_data<std::uint8_t>(c)[i] = std::uint8_t(value);
+            if (format.bit_depth > 8)
+                picture.plane_data<std::uint16_t>(c)[i] = std::uint16_t(value);
+            else
+                picture.plane_data<std::uint8_t>(c)[i] = std::uint8_t(value);
         }
     return picture;
 }
@@ -69,15 +71,19 @@ Packer semi_planar(int bytes, int shift) {
         for (int y = 0; y < v.height; ++y)
             for (int x = 0; x < v.width; ++x) {
                 std::uint8_t* at = f.data[0] + y * f.linesize[0] + x * bytes;
-                if (bytes == 2) put16le(at, sample(p, 0, x, y) << shift);
-                else *at = std::uint8_t(sample(p, 0, x, y));
+                if (bytes == 2)
+                    put16le(at, sample(p, 0, x, y) << shift);
+                else
+                    *at = std::uint8_t(sample(p, 0, x, y));
             }
         for (int y = 0; y < v.plane_height(1); ++y)
             for (int x = 0; x < v.plane_width(1); ++x)
                 for (int c = 1; c <= 2; ++c) {
                     std::uint8_t* at = f.data[1] + y * f.linesize[1] + (2 * x + c - 1) * bytes;
-                    if (bytes == 2) put16le(at, sample(p, c, x, y) << shift);
-                    else *at = std::uint8_t(sample(p, c, x, y));
+                    if (bytes == 2)
+                        put16le(at, sample(p, c, x, y) << shift);
+                    else
+                        *at = std::uint8_t(sample(p, c, x, y));
                 }
     };
 }
@@ -94,14 +100,15 @@ TEST(FfmpegPixels, SemiPlanarFormats) {
 
 TEST(FfmpegPixels, PackedFormats) {
     // ayuv64le: per pixel A, Y, U, V as 16-bit words; alpha is dropped.
-    check(AV_PIX_FMT_AYUV64LE, {37, 23, 16, ChromaFormat::yuv444}, [](const Picture& p, AVFrame& f) {
-        for (int y = 0; y < p.format().height; ++y)
-            for (int x = 0; x < p.format().width; ++x) {
-                std::uint8_t* at = f.data[0] + y * f.linesize[0] + x * 8;
-                put16le(at, 0xffff);
-                for (int c = 0; c < 3; ++c) put16le(at + 2 + 2 * c, sample(p, c, x, y));
-            }
-    });
+    check(AV_PIX_FMT_AYUV64LE, {37, 23, 16, ChromaFormat::yuv444},
+          [](const Picture& p, AVFrame& f) {
+              for (int y = 0; y < p.format().height; ++y)
+                  for (int x = 0; x < p.format().width; ++x) {
+                      std::uint8_t* at = f.data[0] + y * f.linesize[0] + x * 8;
+                      put16le(at, 0xffff);
+                      for (int c = 0; c < 3; ++c) put16le(at + 2 + 2 * c, sample(p, c, x, y));
+                  }
+          });
     // y210le: Y0 U Y1 V as 16-bit words, 10 bits kept high; an odd width has a last pair half used.
     check(AV_PIX_FMT_Y210LE, {37, 23, 10, ChromaFormat::yuv422}, [](const Picture& p, AVFrame& f) {
         for (int y = 0; y < p.format().height; ++y)
@@ -121,7 +128,9 @@ TEST(FfmpegPixels, PlanarFormatsAndGrayWithAlpha) {
         const VideoFormat& v = p.format();
         for (int c = 0; c < v.plane_count(); ++c)
             for (int y = 0; y < v.plane_height(c); ++y)
-                std::memcpy(f.data[c] + y * f.linesize[c], p.data() + v.plane_offset(c) + std::size_t(y) * v.plane_width(c) * v.bytes_per_sample(),
+                std::memcpy(f.data[c] + y * f.linesize[c],
+                            p.data() + v.plane_offset(c) +
+                                std::size_t(y) * v.plane_width(c) * v.bytes_per_sample(),
                             std::size_t(v.plane_width(c)) * v.bytes_per_sample());
     };
     check(AV_PIX_FMT_YUV420P, {37, 23, 8, ChromaFormat::yuv420}, planar);
@@ -139,18 +148,21 @@ TEST(FfmpegPixels, PlanarFormatsAndGrayWithAlpha) {
 }
 
 TEST(FfmpegPixels, RefusesWhatIsNotExactlyYCbCr) {
-    for (const AVPixelFormat format : {AV_PIX_FMT_RGB24, AV_PIX_FMT_GBRP10LE, AV_PIX_FMT_PAL8, AV_PIX_FMT_YUV411P,
-                                       AV_PIX_FMT_YUV410P, AV_PIX_FMT_YUV440P, AV_PIX_FMT_MONOBLACK, AV_PIX_FMT_GRAYF32LE,
-                                       AV_PIX_FMT_BAYER_RGGB8, AV_PIX_FMT_XYZ12LE, AV_PIX_FMT_VAAPI, AV_PIX_FMT_UYYVYY411}) {
+    for (const AVPixelFormat format :
+         {AV_PIX_FMT_RGB24, AV_PIX_FMT_GBRP10LE, AV_PIX_FMT_PAL8, AV_PIX_FMT_YUV411P,
+          AV_PIX_FMT_YUV410P, AV_PIX_FMT_YUV440P, AV_PIX_FMT_MONOBLACK, AV_PIX_FMT_GRAYF32LE,
+          AV_PIX_FMT_BAYER_RGGB8, AV_PIX_FMT_XYZ12LE, AV_PIX_FMT_VAAPI, AV_PIX_FMT_UYYVYY411}) {
         std::string why;
-        EXPECT_FALSE(ffmpeg::picture_format(format, 64, 48, why)) << ffmpeg::pixel_format_name(format);
+        EXPECT_FALSE(ffmpeg::picture_format(format, 64, 48, why))
+            << ffmpeg::pixel_format_name(format);
         EXPECT_NE(why.find(ffmpeg::pixel_format_name(format)), std::string::npos) << why;
     }
 }
 
 TEST(FfmpegPixels, PlanarFormatForScaling) {
     EXPECT_EQ(ffmpeg::planar_pixel_format({8, 8, 8, ChromaFormat::yuv420}), AV_PIX_FMT_YUV420P);
-    EXPECT_EQ(ffmpeg::planar_pixel_format({8, 8, 10, ChromaFormat::yuv422}), AV_PIX_FMT_YUV422P10LE);
+    EXPECT_EQ(ffmpeg::planar_pixel_format({8, 8, 10, ChromaFormat::yuv422}),
+              AV_PIX_FMT_YUV422P10LE);
     EXPECT_EQ(ffmpeg::planar_pixel_format({8, 8, 16, ChromaFormat::yuv400}), AV_PIX_FMT_GRAY16LE);
     EXPECT_EQ(ffmpeg::planar_pixel_format({8, 8, 11, ChromaFormat::yuv444}), AV_PIX_FMT_NONE);
 }

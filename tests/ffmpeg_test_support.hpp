@@ -15,7 +15,9 @@
 
 namespace vq::test {
 
-inline std::string quoted(const std::filesystem::path& path) { return fmt::format("'{}'", path.string()); }
+inline std::string quoted(const std::filesystem::path& path) {
+    return fmt::format("'{}'", path.string());
+}
 
 // Runs a shell command; returns its exit status and its output (stdout and stderr).
 inline CommandResult run_shell(const std::string& command) {
@@ -36,7 +38,8 @@ inline bool have_ffmpeg_binary() {
 }
 
 inline bool have_encoder(const std::string& name) {
-    return run_shell(fmt::format("ffmpeg -hide_banner -encoders | grep -q ' {} '", name)).exit_code == 0;
+    return run_shell(fmt::format("ffmpeg -hide_banner -encoders | grep -q ' {} '", name))
+               .exit_code == 0;
 }
 
 // Runs "ffmpeg -y <arguments>" quietly; the test fails (and the caller should stop) if it fails.
@@ -50,9 +53,10 @@ inline bool ffmpeg(const std::string& arguments) {
 
 // Skips the test unless vq reads through FFmpeg and the ffmpeg binary can make clips.
 #if VQ_WITH_FFMPEG
-#define VQ_REQUIRE_FFMPEG()                                                                   \
+#define VQ_REQUIRE_FFMPEG()                                                                  \
     if (!::vq::test::have_ffmpeg_binary()) GTEST_SKIP() << "no ffmpeg binary to make clips"; \
     static_assert(true)
 #else
-#define VQ_REQUIRE_FFMPEG() GTEST_SKIP() << "vq is built without FFmpeg (VQ_FFMPEG=OFF or not found)"
+#define VQ_REQUIRE_FFMPEG() \
+    GTEST_SKIP() << "vq is built without FFmpeg (VQ_FFMPEG=OFF or not found)"
 #endif

@@ -17,7 +17,8 @@ TEST(FixtureClips, ListsClipFoldersOnlyInOrder) {
     }
     std::filesystem::create_directories(dir / "not_a_clip");
     std::ofstream(dir / ".verified") << "stamp";
-    EXPECT_EQ(fixture_clips(dir), (std::vector<std::filesystem::path>{dir / "a_clip", dir / "b_clip"}));
+    EXPECT_EQ(fixture_clips(dir),
+              (std::vector<std::filesystem::path>{dir / "a_clip", dir / "b_clip"}));
 }
 
 }  // namespace

@@ -221,8 +221,8 @@ std::string y4m_header(const VideoFormat& format) {
                          std::to_string(format.height) + " F1:1 C" +
                          chroma_tags[int(format.chroma)];
     if (format.bit_depth > 8)
-        header += (format.chroma == ChromaFormat::yuv400 ? "" : "p") +
-                  std::to_string(format.bit_depth);
+        header +=
+            (format.chroma == ChromaFormat::yuv400 ? "" : "p") + std::to_string(format.bit_depth);
     return header;
 }
 
@@ -365,8 +365,7 @@ TEST(ParallelReadAhead, SeveralThreadsRead) {
         readers.insert(std::this_thread::get_id());
         return FrameBuffer(new std::byte[bytes]);
     });
-    while (source->next()) {
-    }
+    while (source->next()) {}
     EXPECT_GT(readers.size(), 1u);
     EXPECT_FALSE(readers.count(std::this_thread::get_id()));
 }
@@ -398,8 +397,7 @@ TEST(ParallelReadAhead, HoldsNoMoreThanDepthFramesBesidesTheConsumers) {
     source->set_allocator([&](std::size_t bytes) {
         const int now = ++alive;
         int most = most_alive;
-        while (now > most && !most_alive.compare_exchange_weak(most, now)) {
-        }
+        while (now > most && !most_alive.compare_exchange_weak(most, now)) {}
         return FrameBuffer(new std::byte[bytes], [&alive](std::byte* data) {
             --alive;
             delete[] data;

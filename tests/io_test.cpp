@@ -69,7 +69,9 @@ struct Y4mCase {
     VideoFormat format;
 };
 
-void PrintTo(const Y4mCase& c, std::ostream* out) { *out << '"' << c.tags << "\" -> " << describe(c.format); }
+void PrintTo(const Y4mCase& c, std::ostream* out) {
+    *out << '"' << c.tags << "\" -> " << describe(c.format);
+}
 
 class Y4mReaderFormats : public testing::TestWithParam<Y4mCase> {};
 
@@ -425,14 +427,16 @@ TEST(YuvReader, TrailingBytesEndTheInputWhenTheCallerAcceptsThem) {
     const fs::path path = write_file(test::scratch_dir("yuv_trailing") / "in.yuv",
                                      frame_bytes(format, 0) + frame_bytes(format, 1).substr(0, 47));
     std::vector<std::size_t> reported;
-    const auto source = open_yuv(path.string(), format, [&](std::size_t bytes) { reported.push_back(bytes); });
+    const auto source =
+        open_yuv(path.string(), format, [&](std::size_t bytes) { reported.push_back(bytes); });
     expect_frame(source->next(), format, 0);
     EXPECT_FALSE(source->next().has_value());
     EXPECT_FALSE(source->next().has_value());
     EXPECT_EQ(reported, std::vector<std::size_t>{47});
 
     reported.clear();
-    const auto skipping = open_yuv(path.string(), format, [&](std::size_t bytes) { reported.push_back(bytes); });
+    const auto skipping =
+        open_yuv(path.string(), format, [&](std::size_t bytes) { reported.push_back(bytes); });
     EXPECT_TRUE(skipping->skip());
     EXPECT_FALSE(skipping->skip());
     EXPECT_EQ(reported, std::vector<std::size_t>{47});
@@ -585,8 +589,7 @@ TEST(ReadAhead, AllocatorIsForwardedBeforeTheFirstFrameOnly) {
     });
     EXPECT_TRUE(source->next());
     EXPECT_FALSE(error_of([&] { source->set_allocator({}); }, ErrorKind::usage).empty());
-    while (source->next()) {
-    }
+    while (source->next()) {}
     EXPECT_EQ(calls, 3);
 }
 

@@ -38,8 +38,10 @@ TEST(Y4mHeader, ParsesTheRequiredTagsAndDefaultsTo8Bit420) {
 
 // Files written on Windows end the header in CRLF; the reference accepts them.
 TEST(Y4mHeader, AcceptsACrlfLineEnd) {
-    EXPECT_EQ(parse_y4m_header("YUV4MPEG2 W352 H288 F25:1\r").format, (VideoFormat{352, 288, 8, ChromaFormat::yuv420}));
-    EXPECT_EQ(parse_y4m_header("YUV4MPEG2 W352 H288 F25:1 C422\r").format.chroma, ChromaFormat::yuv422);
+    EXPECT_EQ(parse_y4m_header("YUV4MPEG2 W352 H288 F25:1\r").format,
+              (VideoFormat{352, 288, 8, ChromaFormat::yuv420}));
+    EXPECT_EQ(parse_y4m_header("YUV4MPEG2 W352 H288 F25:1 C422\r").format.chroma,
+              ChromaFormat::yuv422);
 }
 
 struct ChromaCase {
@@ -118,7 +120,9 @@ struct BadHeader {
     const char* message;  // what the error must say, exactly
 };
 
-void PrintTo(const BadHeader& c, std::ostream* out) { *out << '"' << c.line << "\" -> " << c.message; }
+void PrintTo(const BadHeader& c, std::ostream* out) {
+    *out << '"' << c.line << "\" -> " << c.message;
+}
 
 // "07_W_minus_4_H2_F1_1": the index keeps names unique, the header's tags say what is wrong.
 std::string bad_header_name(const testing::TestParamInfo<BadHeader>& info) {

@@ -22,8 +22,8 @@ Json member(double rho, double clip_max, bool transform) {
     d["model_type"] = "BOOTSTRAP_LIBSVMNUSVR";
     d["score_clip"] = {0.0, clip_max};
     d["score_transform"]["enabled"] = transform;
-    d["model"] = "svm_type nu_svr\nkernel_type rbf\ngamma 0.5\nnr_class 2\ntotal_sv 2\nrho " + std::to_string(rho) +
-                 "\nSV\n1.5 1:0.2 \n-0.75 1:0.6\n";
+    d["model"] = "svm_type nu_svr\nkernel_type rbf\ngamma 0.5\nnr_class 2\ntotal_sv 2\nrho " +
+                 std::to_string(rho) + "\nSV\n1.5 1:0.2 \n-0.75 1:0.6\n";
     return m;
 }
 
@@ -54,7 +54,8 @@ double spec_finish(double y, double clip_max, bool transform) {
 
 TEST(ModelCollection, SyntheticCollectionMatchesTheFormulas) {
     const double rhos[] = {0.60, 0.55, 0.62, 0.5, 0.58};
-    const double clips[] = {100, 100, 100, 40, 100};  // member 3's written score is clipped, its u_k is not
+    const double clips[] = {100, 100, 100, 40,
+                            100};  // member 3's written score is clipped, its u_k is not
     const bool transforms[] = {false, true, false, false, true};
     Json file;
     file["note"] = "not a member";
@@ -69,9 +70,9 @@ TEST(ModelCollection, SyntheticCollectionMatchesTheFormulas) {
     request.name = "b";
     const model::ModelSet set = model::parse_models(file.dump(), "synthetic.json", request);
     ASSERT_EQ(set.collection.size(), 4u);
-    const std::vector<std::string> names = {"b",       "b_0001",   "b_0002",       "b_0003",
-                                            "b_0004",  "b_bagging", "b_stddev",    "b_ci_p95_lo",
-                                            "b_ci_p95_hi"};
+    const std::vector<std::string> names = {"b",        "b_0001",      "b_0002",
+                                            "b_0003",   "b_0004",      "b_bagging",
+                                            "b_stddev", "b_ci_p95_lo", "b_ci_p95_hi"};
     EXPECT_EQ(model::output_names(set), names);
 
     const double f = 3.0;
@@ -96,9 +97,12 @@ TEST(ModelCollection, SyntheticCollectionMatchesTheFormulas) {
     const auto percentile = [&](double P) {
         const double p = P * 3 / 100.;
         const double l = std::floor(p), r = std::ceil(p);
-        return l == r ? u[std::size_t(l)] : u[std::size_t(l)] * (r - p) + u[std::size_t(r)] * (p - l);
+        return l == r ? u[std::size_t(l)]
+                      : u[std::size_t(l)] * (r - p) + u[std::size_t(r)] * (p - l);
     };
-    const auto T = [&](double x) { return spec_finish(x, clips[1], transforms[1]); };  // member "1"'s
+    const auto T = [&](double x) {
+        return spec_finish(x, clips[1], transforms[1]);
+    };  // member "1"'s
     const double slope = (T(mean + 0.01) - T(mean - 0.01)) / (2.0 * 0.01);
     EXPECT_EQ(out[5], T(mean));
     EXPECT_EQ(out[6], stddev * slope);
@@ -112,7 +116,8 @@ TEST(ModelCollection, ClippedMeanGivesZeroStddev) {  // §8 step 4
     file["0"] = member(0.6, 100, false);
     file["1"] = member(-5.0, 100, false);  // far above 100
     file["2"] = member(-5.5, 100, false);
-    const model::ModelSet set = model::parse_models(file.dump(), "high.json", test::model_request(""));
+    const model::ModelSet set =
+        model::parse_models(file.dump(), "high.json", test::model_request(""));
     std::vector<double> out(model::output_names(set).size());
     const double f = 3.0;
     model::predict_frame(set, std::span(&f, 1), out);
@@ -131,7 +136,9 @@ TEST(ModelCollection, RequestSettingsApplyToEveryMember) {
     for (const model::Model* m : {&set.main, &set.collection[0], &set.collection[1]}) {
         EXPECT_FALSE(m->clip) << m->name;
         EXPECT_TRUE(m->transform_enabled) << m->name;
-        EXPECT_EQ(m->features[0].options, (std::vector<std::pair<std::string, std::string>>{{"motion_force_zero", "true"}}));
+        EXPECT_EQ(
+            m->features[0].options,
+            (std::vector<std::pair<std::string, std::string>>{{"motion_force_zero", "true"}}));
     }
 }
 
@@ -144,17 +151,20 @@ TEST(ModelCollection, VmafB063) {
     EXPECT_EQ(names[1], "vmaf_0001");
     EXPECT_EQ(names[20], "vmaf_0020");
     EXPECT_EQ(std::vector<std::string>(names.begin() + 21, names.end()),
-              (std::vector<std::string>{"vmaf_bagging", "vmaf_stddev", "vmaf_ci_p95_lo", "vmaf_ci_p95_hi"}));
+              (std::vector<std::string>{"vmaf_bagging", "vmaf_stddev", "vmaf_ci_p95_lo",
+                                        "vmaf_ci_p95_hi"}));
     EXPECT_EQ(set.main.svm.coefficients.size(), 210u);
     EXPECT_EQ(set.collection[0].svm.coefficients.size(), 214u);
 
     // A frame of grad_576x324_8b_420 (adm2, motion2, vif_scale0..3).
-    const std::array<double, 6> f = {0.8964223296545727, 0, 0.49195265769958496, 0.999990701675415,
-                                     0.9999902844429016, 0.9999897480010986};
+    const std::array<double, 6> f = {0.8964223296545727,  0,
+                                     0.49195265769958496, 0.999990701675415,
+                                     0.9999902844429016,  0.9999897480010986};
     std::vector<double> out(names.size());
     model::predict_frame(set, f, out);
     EXPECT_EQ(out[0], model::predict(set.main, f));
-    for (std::size_t k = 0; k < 20; ++k) EXPECT_EQ(out[1 + k], model::predict(set.collection[k], f)) << names[1 + k];
+    for (std::size_t k = 0; k < 20; ++k)
+        EXPECT_EQ(out[1 + k], model::predict(set.collection[k], f)) << names[1 + k];
     EXPECT_LE(out[23], out[21]);  // lo <= bagging <= hi
     EXPECT_LE(out[21], out[24]);
     EXPECT_GT(out[22], 0.0);

@@ -29,7 +29,8 @@ TEST(ModelGolden, EveryVmafGoldenFrameBitForBit) {
             const auto& metrics = frame.at("metrics");
             std::array<double, 6> f;
             for (std::size_t k = 0; k < f.size(); ++k) f[k] = metrics.at(columns[k]).get<double>();
-            EXPECT_EQ(model::predict(set.main, f), metrics.at("vmaf").get<double>()) << "frame " << frame.at("frameNum");
+            EXPECT_EQ(model::predict(set.main, f), metrics.at("vmaf").get<double>())
+                << "frame " << frame.at("frameNum");
             ++frames;
         }
     }

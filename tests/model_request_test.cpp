@@ -57,7 +57,8 @@ TEST(ModelRequest, VersionAlone) {
 
 TEST(ModelRequest, EveryItem) {
     const model::ModelRequest r = model::parse_model_request(
-        "path=/models/m.json:name=vmaf_neg:enable_transform:disable_clip=true:adm.adm_enhn_gain_limit=1.2:"
+        "path=/models/"
+        "m.json:name=vmaf_neg:enable_transform:disable_clip=true:adm.adm_enhn_gain_limit=1.2:"
         "vif.vif_enhn_gain_limit=1");
     EXPECT_EQ(r.path, "/models/m.json");
     EXPECT_EQ(r.name, "vmaf_neg");
@@ -99,8 +100,9 @@ TEST(ModelRequest, ErrorsNameTheBadPart) {
 
 TEST(ModelBuiltin, NamesAndBytes) {
     const std::vector<std::string_view> names = model::builtin_names();
-    EXPECT_EQ(names, (std::vector<std::string_view>{"vmaf_4k_v0.6.1", "vmaf_4k_v0.6.1neg", "vmaf_b_v0.6.3",
-                                                    "vmaf_v0.6.1", "vmaf_v0.6.1neg"}));
+    EXPECT_EQ(names,
+              (std::vector<std::string_view>{"vmaf_4k_v0.6.1", "vmaf_4k_v0.6.1neg", "vmaf_b_v0.6.3",
+                                             "vmaf_v0.6.1", "vmaf_v0.6.1neg"}));
     const std::string message = usage_message([] { (void)model::builtin("vmaf_v9"); });
     EXPECT_NE(message.find("vmaf_v9"), std::string::npos);
     EXPECT_NE(message.find("vmaf_4k_v0.6.1neg"), std::string::npos);
@@ -108,61 +110,75 @@ TEST(ModelBuiltin, NamesAndBytes) {
     const auto shared = test::shared_dir();
     if (!shared) GTEST_SKIP() << "../shared not found: byte comparison skipped";
     for (const std::string_view name : names)
-        EXPECT_EQ(model::builtin(name), test::read_file(*shared / "models" / (std::string(name) + ".json"))) << name;
+        EXPECT_EQ(model::builtin(name),
+                  test::read_file(*shared / "models" / (std::string(name) + ".json")))
+            << name;
 }
 
 TEST(ModelLoad, DefaultModelReadsDefaultColumns) {
     const model::ModelSet set = model::load(model::parse_model_request("version=vmaf_v0.6.1"));
-    EXPECT_EQ(columns(set), (std::vector<std::string>{"integer_adm2", "integer_motion2", "integer_vif_scale0",
-                                                      "integer_vif_scale1", "integer_vif_scale2", "integer_vif_scale3"}));
+    EXPECT_EQ(columns(set), (std::vector<std::string>{"integer_adm2", "integer_motion2",
+                                                      "integer_vif_scale0", "integer_vif_scale1",
+                                                      "integer_vif_scale2", "integer_vif_scale3"}));
     EXPECT_EQ(extractor_runs(set), (std::vector<std::string>{"adm", "motion", "vif"}));
-    for (const auto& feature : set.main.features) EXPECT_TRUE(feature.options.empty()) << feature.name;
+    for (const auto& feature : set.main.features)
+        EXPECT_TRUE(feature.options.empty()) << feature.name;
 }
 
 TEST(ModelLoad, NegModelsPassGainLimits) {  // §4.3, §6
     for (const char* version : {"vmaf_v0.6.1neg", "vmaf_4k_v0.6.1neg"}) {
         SCOPED_TRACE(version);
-        const model::ModelSet set = model::load(model::parse_model_request(std::string("version=") + version));
-        EXPECT_EQ(columns(set),
-                  (std::vector<std::string>{"integer_adm2_egl_1", "integer_motion2", "integer_vif_scale0_egl_1",
-                                            "integer_vif_scale1_egl_1", "integer_vif_scale2_egl_1",
-                                            "integer_vif_scale3_egl_1"}));
+        const model::ModelSet set =
+            model::load(model::parse_model_request(std::string("version=") + version));
+        EXPECT_EQ(columns(set), (std::vector<std::string>{
+                                    "integer_adm2_egl_1", "integer_motion2",
+                                    "integer_vif_scale0_egl_1", "integer_vif_scale1_egl_1",
+                                    "integer_vif_scale2_egl_1", "integer_vif_scale3_egl_1"}));
         EXPECT_EQ(set.main.features[0].options, (Options{{"adm_enhn_gain_limit", "1"}}));
         EXPECT_TRUE(set.main.features[1].options.empty());
         EXPECT_EQ(set.main.features[2].options, (Options{{"vif_enhn_gain_limit", "1"}}));
         // The four VIF scales share one run (§1).
-        EXPECT_EQ(extractor_runs(set), (std::vector<std::string>{"adm=adm_enhn_gain_limit=1", "motion",
-                                                                 "vif=vif_enhn_gain_limit=1"}));
+        EXPECT_EQ(extractor_runs(set),
+                  (std::vector<std::string>{"adm=adm_enhn_gain_limit=1", "motion",
+                                            "vif=vif_enhn_gain_limit=1"}));
         EXPECT_EQ(model::output_names(set), std::vector<std::string>{"vmaf"});
     }
 }
 
 TEST(ModelLoad, OverridesChangeOptionsAndNames) {
-    model::ModelSet set = model::load(model::parse_model_request("version=vmaf_v0.6.1:adm.adm_enhn_gain_limit=1.2"));
+    model::ModelSet set =
+        model::load(model::parse_model_request("version=vmaf_v0.6.1:adm.adm_enhn_gain_limit=1.2"));
     EXPECT_EQ(set.main.features[0].column, "integer_adm2_egl_1.2");
     EXPECT_EQ(set.main.features[0].request_text(), "adm=adm_enhn_gain_limit=1.2");
 
     // Back to the default: the suffix goes away.
-    set = model::load(model::parse_model_request("version=vmaf_v0.6.1neg:vif.vif_enhn_gain_limit=100"));
+    set = model::load(
+        model::parse_model_request("version=vmaf_v0.6.1neg:vif.vif_enhn_gain_limit=100"));
     EXPECT_EQ(set.main.features[2].column, "integer_vif_scale0");
     EXPECT_EQ(set.main.features[2].options, (Options{{"vif_enhn_gain_limit", "100"}}));
     EXPECT_EQ(set.main.features[0].column, "integer_adm2_egl_1");
 
-    set = model::load(model::parse_model_request("version=vmaf_v0.6.1:motion.motion_force_zero=true:name=m"));
+    set = model::load(
+        model::parse_model_request("version=vmaf_v0.6.1:motion.motion_force_zero=true:name=m"));
     EXPECT_EQ(set.main.features[1].column, "integer_motion2_force_0");
     EXPECT_EQ(set.main.name, "m");
 }
 
 TEST(ModelLoad, OverrideErrors) {
-    std::string message = usage_message([] { (void)model::load(model::parse_model_request("version=vmaf_v0.6.1:adm.nope=1")); });
+    std::string message = usage_message(
+        [] { (void)model::load(model::parse_model_request("version=vmaf_v0.6.1:adm.nope=1")); });
     EXPECT_NE(message.find("nope"), std::string::npos) << message;
     EXPECT_NE(message.find("vmaf_v0.6.1"), std::string::npos) << message;
-    message = usage_message(
-        [] { (void)model::load(model::parse_model_request("version=vmaf_v0.6.1:adm.adm_enhn_gain_limit=200")); });
+    message = usage_message([] {
+        (void)model::load(
+            model::parse_model_request("version=vmaf_v0.6.1:adm.adm_enhn_gain_limit=200"));
+    });
     EXPECT_NE(message.find("adm_enhn_gain_limit"), std::string::npos) << message;
-    message = usage_message([] { (void)model::load(model::parse_model_request("version=vmaf_v0.6.1:psnr.x=1")); });
+    message = usage_message(
+        [] { (void)model::load(model::parse_model_request("version=vmaf_v0.6.1:psnr.x=1")); });
     EXPECT_NE(message.find("'psnr'"), std::string::npos) << message;
-    message = usage_message([] { (void)model::load(model::parse_model_request("version=vmaf_v7")); });
+    message =
+        usage_message([] { (void)model::load(model::parse_model_request("version=vmaf_v7")); });
     EXPECT_NE(message.find("vmaf_v7"), std::string::npos) << message;
 }
 
@@ -175,17 +191,20 @@ TEST(ModelLoad, FromPath) {
     EXPECT_EQ(set.main.features[5].column, "integer_vif_scale3");
 
     const std::string missing = (dir / "absent.json").string();
-    const std::string message = usage_message([&] { (void)model::load(model::parse_model_request("path=" + missing)); });
+    const std::string message =
+        usage_message([&] { (void)model::load(model::parse_model_request("path=" + missing)); });
     EXPECT_NE(message.find(missing), std::string::npos) << message;
 
     std::ofstream(dir / "broken.json") << "{\"model_dict\": {";
-    const std::string broken = usage_message(
-        [&] { (void)model::load(model::parse_model_request("path=" + (dir / "broken.json").string())); });
+    const std::string broken = usage_message([&] {
+        (void)model::load(model::parse_model_request("path=" + (dir / "broken.json").string()));
+    });
     EXPECT_NE(broken.find("broken.json"), std::string::npos) << broken;
 }
 
 TEST(ModelLoad, CollectionColumnsForEveryMember) {
-    const model::ModelSet set = model::load(model::parse_model_request("version=vmaf_b_v0.6.3:name=vb"));
+    const model::ModelSet set =
+        model::load(model::parse_model_request("version=vmaf_b_v0.6.3:name=vb"));
     ASSERT_EQ(set.collection.size(), 20u);
     for (const model::Model& member : set.collection)
         for (std::size_t k = 0; k < member.features.size(); ++k)

@@ -20,7 +20,8 @@ inline model::ModelRequest model_request(std::string_view version, bool enable_t
 
 // A built-in model as parse_models reads it (no feature registry involved).
 inline model::ModelSet parse_builtin(std::string_view version, bool enable_transform = false) {
-    return model::parse_models(model::builtin(version), version, model_request(version, enable_transform));
+    return model::parse_models(model::builtin(version), version,
+                               model_request(version, enable_transform));
 }
 
 // A valid one-feature model (motion2, 2 support vectors); tests change fields to break it.

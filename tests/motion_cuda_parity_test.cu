@@ -36,9 +36,10 @@ TEST_P(MotionCudaParity, MatchesTheCpuTwinBitForBit) {
     const Case& c = GetParam();
     const auto frames = adversarial_frames(c.format, 9, 17);
     const std::string what = describe_case(c.format, c.request);
-    expect_same_bits(score(Backend::cpu, c.request, frames), score(Backend::cuda, c.request, frames), what);
-    expect_same_bits(score(Backend::cpu, c.request, frames, 3), score(Backend::cuda, c.request, frames, 3),
-                     what + " --subsample 3");
+    expect_same_bits(score(Backend::cpu, c.request, frames),
+                     score(Backend::cuda, c.request, frames), what);
+    expect_same_bits(score(Backend::cpu, c.request, frames, 3),
+                     score(Backend::cuda, c.request, frames, 3), what + " --subsample 3");
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -48,18 +49,26 @@ INSTANTIATE_TEST_SUITE_P(
                     Case{{641, 359, 10, ChromaFormat::yuv420}, "motion"},
                     Case{{333, 17, 12, ChromaFormat::yuv422}, "motion"},
                     Case{{3, 3, 16, ChromaFormat::yuv444}, "motion"},
-                    Case{{257, 255, 8, ChromaFormat::yuv400}, "motion=motion_five_frame_window=true:motion_moving_average=true"},
-                    Case{{320, 240, 10, ChromaFormat::yuv420}, "motion=debug=true:motion_fps_weight=2:motion_max_val=3"}),
-    [](const auto& info) { return format_name(info.param.format) + "_" + std::to_string(info.index); });
+                    Case{{257, 255, 8, ChromaFormat::yuv400},
+                         "motion=motion_five_frame_window=true:motion_moving_average=true"},
+                    Case{{320, 240, 10, ChromaFormat::yuv420},
+                         "motion=debug=true:motion_fps_weight=2:motion_max_val=3"}),
+    [](const auto& info) {
+        return format_name(info.param.format) + "_" + std::to_string(info.index);
+    });
 
 TEST(MotionCudaExample, SpecSequence) {  // spec/vmaf.md §9.4 on the device
     VQ_REQUIRE_CUDA();
     for (int depth : {8, 10}) {
         std::vector<FramePair> frames;
-        for (int t = 0; t < 3; ++t) frames.push_back({vmaf_example_frame(t, false, depth), vmaf_example_frame(t, true, depth)});
+        for (int t = 0; t < 3; ++t)
+            frames.push_back(
+                {vmaf_example_frame(t, false, depth), vmaf_example_frame(t, true, depth)});
         const ScoreTable gpu = score(Backend::cuda, "motion", frames);
-        expect_same_bits(score(Backend::cpu, "motion", frames), gpu, std::to_string(depth) + "-bit example");
-        EXPECT_EQ(gpu.value(*gpu.find("integer_motion2"), 1), depth == 8 ? 2.7987470626831055 : 2.7993860244750977);
+        expect_same_bits(score(Backend::cpu, "motion", frames), gpu,
+                         std::to_string(depth) + "-bit example");
+        EXPECT_EQ(gpu.value(*gpu.find("integer_motion2"), 1),
+                  depth == 8 ? 2.7987470626831055 : 2.7993860244750977);
     }
 }
 

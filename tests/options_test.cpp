@@ -24,12 +24,14 @@ TEST(OptionString, SplitsNameAndOptions) {
 }
 
 TEST(OptionString, RejectsMalformedText) {
-    for (const char* text : {"", "=x=1", "psnr=enable_mse", "psnr=a=1=2", "psnr=a=1:", "psnr=:a=1", "psnr==1"})
+    for (const char* text :
+         {"", "=x=1", "psnr=enable_mse", "psnr=a=1=2", "psnr=a=1:", "psnr=:a=1", "psnr==1"})
         EXPECT_THROW(parse_feature_request(text), Error) << text;
 }
 
 TEST(OptionBinding, DefaultsAndParsedValues) {
-    const auto values = bind_options("f", table, {{"size", "33"}, {"ratio", "0.2"}, {"flag", "true"}, {"curve", "pq"}});
+    const auto values = bind_options(
+        "f", table, {{"size", "33"}, {"ratio", "0.2"}, {"flag", "true"}, {"curve", "pq"}});
     EXPECT_EQ(values.get_int("size"), 33);
     EXPECT_EQ(values.get_double("ratio"), 0.2);
     EXPECT_TRUE(values.get_bool("flag"));
@@ -50,9 +52,9 @@ TEST(OptionBinding, NormalisesNumbersLikeLibvmaf) {
 
 TEST(OptionBinding, RejectsUnknownKeysAndBadValues) {
     const std::vector<std::pair<std::string, std::string>> bad[] = {
-        {{"nope", "1"}},    {{"flag", "1"}},      {{"flag", "yes"}},  {{"size", "14"}},
-        {{"size", "128"}},  {{"size", "3.5"}},    {{"size", "abc"}},  {{"size", ""}},
-        {{"ratio", "0"}},   {{"ratio", "1.5"}},   {{"ratio", "x"}},   {{"ratio", "nan"}},
+        {{"nope", "1"}},    {{"flag", "1"}},    {{"flag", "yes"}}, {{"size", "14"}},
+        {{"size", "128"}},  {{"size", "3.5"}},  {{"size", "abc"}}, {{"size", ""}},
+        {{"ratio", "0"}},   {{"ratio", "1.5"}}, {{"ratio", "x"}},  {{"ratio", "nan"}},
         {{"curve", "srgb"}}};
     for (const auto& options : bad) {
         try {
@@ -68,9 +70,11 @@ TEST(OptionBinding, RejectsUnknownKeysAndBadValues) {
 TEST(OptionBinding, OutputSuffixSortsByKeyAndSkipsDefaults) {
     EXPECT_EQ(bind_options("f", table, {}).output_suffix(), "");
     EXPECT_EQ(bind_options("f", table, {{"ratio", "0.60"}}).output_suffix(), "");
-    EXPECT_EQ(bind_options("f", table, {{"size", "33"}, {"curve", "pq"}, {"ratio", "0.2"}, {"flag", "true"}})
-                  .output_suffix(),
-              "_eotf_pq_topk_0.2_ws_33");  // keys in byte order: curve, flag (no alias), ratio, size
+    EXPECT_EQ(
+        bind_options("f", table,
+                     {{"size", "33"}, {"curve", "pq"}, {"ratio", "0.2"}, {"flag", "true"}})
+            .output_suffix(),
+        "_eotf_pq_topk_0.2_ws_33");  // keys in byte order: curve, flag (no alias), ratio, size
 }
 
 }  // namespace

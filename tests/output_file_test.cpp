@@ -31,7 +31,8 @@ using test::write_file;
 
 std::set<std::string> names_in(const fs::path& dir) {
     std::set<std::string> names;
-    for (const auto& entry : fs::directory_iterator(dir)) names.insert(entry.path().filename().string());
+    for (const auto& entry : fs::directory_iterator(dir))
+        names.insert(entry.path().filename().string());
     return names;
 }
 
@@ -101,7 +102,7 @@ TEST(OutputFile, WritesThroughASymlinkAndKeepsTheLink) {
     write_file(dir / "real" / "scores.json", "old");
     fs::create_symlink("real/scores.json", dir / "link.json");
     fs::create_symlink("real/new.json", dir / "dangling.json");
-    OutputFile(( dir / "link.json").string()).publish("through the link");
+    OutputFile((dir / "link.json").string()).publish("through the link");
     OutputFile((dir / "dangling.json").string()).publish("made at the target");
     EXPECT_TRUE(fs::is_symlink(dir / "link.json"));
     EXPECT_TRUE(fs::is_symlink(dir / "dangling.json"));
@@ -135,7 +136,8 @@ TEST(OutputFile, WritesAnOpenFileNamedThroughProcInPlace) {
     OutputFile((dir / "stdout").string()).publish("down the pipe");
     ::close(pipe_ends[1]);
     char buffer[64] = {};
-    EXPECT_EQ(std::string(buffer, std::size_t(::read(pipe_ends[0], buffer, sizeof buffer))), "down the pipe");
+    EXPECT_EQ(std::string(buffer, std::size_t(::read(pipe_ends[0], buffer, sizeof buffer))),
+              "down the pipe");
     ::close(pipe_ends[0]);
     EXPECT_TRUE(fs::is_symlink(dir / "stdout"));
     EXPECT_EQ(names_in(dir), std::set<std::string>{"stdout"});
@@ -144,7 +146,8 @@ TEST(OutputFile, WritesAnOpenFileNamedThroughProcInPlace) {
 TEST(OutputFile, WritesACharacterDeviceInPlace) {
     const fs::path dir = test::scratch_dir("output_device");
     const auto null = device_node(dir, "null", 3);
-    if (!null) GTEST_SKIP() << "cannot make a device node here (mknod: " << std::strerror(errno) << ")";
+    if (!null)
+        GTEST_SKIP() << "cannot make a device node here (mknod: " << std::strerror(errno) << ")";
     OutputFile(null->string()).publish("discarded");
     struct stat info {};
     ASSERT_EQ(::lstat(null->c_str(), &info), 0);
@@ -155,7 +158,8 @@ TEST(OutputFile, WritesACharacterDeviceInPlace) {
 TEST(OutputFile, AFullDeviceIsARunTimeError) {
     const fs::path dir = test::scratch_dir("output_full");
     const auto full = device_node(dir, "full", 7);
-    if (!full) GTEST_SKIP() << "cannot make a device node here (mknod: " << std::strerror(errno) << ")";
+    if (!full)
+        GTEST_SKIP() << "cannot make a device node here (mknod: " << std::strerror(errno) << ")";
     OutputFile output(full->string());
     EXPECT_EQ(error_of([&] { output.publish("no room"); }),
               fmt::format("cannot write '{}': {}", full->string(), std::strerror(ENOSPC)));
@@ -168,7 +172,8 @@ TEST(OutputFile, ImpossiblePlacesAreUsageErrorsAtOnce) {
     };
     EXPECT_EQ(usage_error_of(dir), fmt::format("cannot write '{}': Is a directory", dir.string()));
     EXPECT_EQ(usage_error_of(dir / "missing" / "scores.json"),
-              fmt::format("cannot write '{0}/missing/scores.json': folder '{0}/missing': No such file or directory",
+              fmt::format("cannot write '{0}/missing/scores.json': folder '{0}/missing': No such "
+                          "file or directory",
                           dir.string()));
     write_file(dir / "file", "");
     EXPECT_EQ(usage_error_of(dir / "file" / "scores.json"),
@@ -187,8 +192,10 @@ TEST(OutputFile, NoWritePermissionIsAUsageError) {
         fs::permissions(locked, fs::perms(0700));
         GTEST_SKIP() << "permissions are not enforced for this user (root)";
     }
-    EXPECT_EQ(error_of([&] { OutputFile output((locked / "scores.json").string()); }, ErrorKind::usage),
-              fmt::format("cannot write '{0}/scores.json': folder '{0}': Permission denied", locked.string()));
+    EXPECT_EQ(
+        error_of([&] { OutputFile output((locked / "scores.json").string()); }, ErrorKind::usage),
+        fmt::format("cannot write '{0}/scores.json': folder '{0}': Permission denied",
+                    locked.string()));
     EXPECT_EQ(error_of([&] { OutputFile output(read_only.string()); }, ErrorKind::usage),
               fmt::format("cannot write '{}': Permission denied", read_only.string()));
     EXPECT_EQ(read_file(read_only), "keep");

@@ -13,11 +13,12 @@
 namespace vq::test {
 namespace {
 
-constexpr Content every_content[] = {Content::zeros,   Content::maxima, Content::flat,      Content::noise,
-                                     Content::ramp,    Content::texture, Content::banded,   Content::grainy,
-                                     Content::patchwork, Content::staircase, Content::extremes};
-constexpr ChromaFormat every_layout[] = {ChromaFormat::yuv420, ChromaFormat::yuv422, ChromaFormat::yuv444,
-                                         ChromaFormat::yuv400};
+constexpr Content every_content[] = {Content::zeros,     Content::maxima,  Content::flat,
+                                     Content::noise,     Content::ramp,    Content::texture,
+                                     Content::banded,    Content::grainy,  Content::patchwork,
+                                     Content::staircase, Content::extremes};
+constexpr ChromaFormat every_layout[] = {ChromaFormat::yuv420, ChromaFormat::yuv422,
+                                         ChromaFormat::yuv444, ChromaFormat::yuv400};
 
 bool same_samples(const Picture& a, const Picture& b) {
     return a.format() == b.format() && std::equal(a.data(), a.data() + a.size_bytes(), b.data());
@@ -36,11 +37,13 @@ TEST(Pictures, EveryContentDepthAndLayoutInRangeAndReproducible) {
                     for (int r = 0; r < format.plane_height(p); ++r)
                         for (int c = 0; c < format.plane_width(p); ++c) {
                             const int v = sample_at(picture, p, r, c);
-                            ASSERT_TRUE(v >= 0 && v <= maximum) << what << " plane " << p << ": " << v;
+                            ASSERT_TRUE(v >= 0 && v <= maximum)
+                                << what << " plane " << p << ": " << v;
                             const int expected = content == Content::zeros    ? 0
                                                  : content == Content::maxima ? maximum
-                                                 : content == Content::flat   ? sample_at(picture, 0, 0, 0)
-                                                                              : v;
+                                                 : content == Content::flat
+                                                     ? sample_at(picture, 0, 0, 0)
+                                                     : v;
                             ASSERT_EQ(v, expected) << what << " plane " << p;
                         }
             }
@@ -51,7 +54,8 @@ TEST(Pictures, LumaDoesNotDependOnTheLayout) {
         const Picture full = make_picture({33, 21, 10, ChromaFormat::yuv444}, content, 9);
         for (const ChromaFormat layout : every_layout) {
             const Picture other = make_picture({33, 21, 10, layout}, content, 9);
-            EXPECT_TRUE(std::equal(full.data(), full.data() + full.format().plane_bytes(0), other.data()))
+            EXPECT_TRUE(
+                std::equal(full.data(), full.data() + full.format().plane_bytes(0), other.data()))
                 << to_string(content) << " " << to_string(layout);
         }
     }
@@ -59,8 +63,10 @@ TEST(Pictures, LumaDoesNotDependOnTheLayout) {
 
 TEST(Pictures, SeedsGiveDifferentPictures) {
     const VideoFormat format{64, 48, 8, ChromaFormat::yuv420};
-    for (const Content content : {Content::noise, Content::texture, Content::grainy, Content::patchwork})
-        EXPECT_FALSE(same_samples(make_picture(format, content, 1), make_picture(format, content, 2)))
+    for (const Content content :
+         {Content::noise, Content::texture, Content::grainy, Content::patchwork})
+        EXPECT_FALSE(
+            same_samples(make_picture(format, content, 1), make_picture(format, content, 2)))
             << to_string(content);
 }
 

@@ -87,8 +87,7 @@ TEST(Pooling, FourMethods) {
 
 // spec/psnr.md §7.4: the five per-frame psnr_y values of a 64x48 run.
 TEST(Pooling, PsnrWorkedExample) {
-    const ScoreTable table =
-        one_column({36.678014, 36.561319, 36.757143, 36.698907, 36.732689});
+    const ScoreTable table = one_column({36.678014, 36.561319, 36.757143, 36.698907, 36.732689});
     EXPECT_EQ(pooled_text(table, PoolingMethod::mean), "36.685614");
     EXPECT_EQ(pooled_text(table, PoolingMethod::harmonic_mean), "36.685492");
     EXPECT_EQ(pooled_text(table, PoolingMethod::min), "36.561319");

@@ -54,8 +54,9 @@ TEST(Arguments, QuietAndFormatFlags) {
 }
 
 TEST(Arguments, LibvmafSpellings) {
-    const auto args = parse({"-rref.y4m", "--distorted=dist.y4m", "--feature", "psnr", "--feature", "cambi=topk=0.2",
-                             "--frame_cnt", "5", "--subsample", "2", "--threads", "3", "--precision", "max"});
+    const auto args = parse({"-rref.y4m", "--distorted=dist.y4m", "--feature", "psnr", "--feature",
+                             "cambi=topk=0.2", "--frame_cnt", "5", "--subsample", "2", "--threads",
+                             "3", "--precision", "max"});
     EXPECT_EQ(args.reference, "ref.y4m");
     EXPECT_EQ(args.distorted, "dist.y4m");
     EXPECT_EQ(args.features.size(), 2u);

@@ -41,11 +41,12 @@ TEST(Readme, FirstCommandsRunProgramsThatTheBuildMakes) {
     // "build/vq --demo": every program run from the build folder (a word starting "build/").
     const std::regex program(R"((?:^|[\s;&|])build/([^\s;&|]+))");
     int programs = 0;
-    for (auto it = std::sregex_iterator(block.begin(), block.end(), program); it != std::sregex_iterator(); ++it) {
+    for (auto it = std::sregex_iterator(block.begin(), block.end(), program);
+         it != std::sregex_iterator(); ++it) {
         ++programs;
         const fs::path built = build_root / (*it)[1].str();
-        EXPECT_TRUE(fs::is_regular_file(built)) << "the README runs build/" << (*it)[1] << ", but the build made no "
-                                                << built;
+        EXPECT_TRUE(fs::is_regular_file(built))
+            << "the README runs build/" << (*it)[1] << ", but the build made no " << built;
     }
     EXPECT_GT(programs, 0) << "the README's first commands run no program from build/:\n" << block;
 }

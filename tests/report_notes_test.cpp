@@ -14,7 +14,8 @@ namespace {
 
 std::string json_of(const ScoreTable& table) {
     std::ostringstream out;
-    write_report(out, table, OutputFormat::json, NumberStyle::libvmaf_default(), ReportInfo{"3.2.0"});
+    write_report(out, table, OutputFormat::json, NumberStyle::libvmaf_default(),
+                 ReportInfo{"3.2.0"});
     return out.str();
 }
 
@@ -32,7 +33,8 @@ TEST(ReportJsonNotes, FollowTheBackendsUnderTheSameKeys) {
     table.receipts = {FeatureReceipt{.feature = "cambi",
                                      .backend = "cuda",
                                      .outputs = {"cambi"},
-                                     .notes = {{"order_dependent_frames", 4, "a message"}, {"order_dependent_scales", 5, ""}}},
+                                     .notes = {{"order_dependent_frames", 4, "a message"},
+                                               {"order_dependent_scales", 5, ""}}},
                       FeatureReceipt{.feature = "psnr", .backend = "cuda", .outputs = {"psnr_y"}}};
     const std::string json = json_of(table);
     EXPECT_EQ(json.substr(json.find("\"feature_notes\"")),

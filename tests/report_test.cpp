@@ -46,9 +46,8 @@ std::string strip_vq_extension(const std::string& json) {
 ScoreTable spec_example_table() {
     ScoreTable table;
     const std::pair<const char*, double> values[] = {
-        {"ciede2000", 43.963131}, {"psnr_y", 46.747777},  {"mse_y", 1.375},
-        {"psnr_cb", 46.369891},   {"mse_cb", 1.5},        {"psnr_cr", 45.120504},
-        {"mse_cr", 2.0}};
+        {"ciede2000", 43.963131}, {"psnr_y", 46.747777},  {"mse_y", 1.375}, {"psnr_cb", 46.369891},
+        {"mse_cb", 1.5},          {"psnr_cr", 45.120504}, {"mse_cr", 2.0}};
     for (const auto& [name, value] : values) table.set(table.add_column(name), 0, value);
     table.set_frame_count(1);
     table.fps = 33333.33;
@@ -228,14 +227,13 @@ TEST(ReportJson, SpecExampleWithApsnrAggregates) {
     table.add_aggregate("apsnr_y", 36.685082);
     table.add_aggregate("apsnr_cb", 36.597658);
     table.add_aggregate("apsnr_cr", 36.669200);
-    EXPECT_EQ(write(table, OutputFormat::json),
-              std::string(spec_example_json) +
-                  "  \"aggregate_metrics\": {\n"
-                  "    \"apsnr_y\": 36.685082,\n"
-                  "    \"apsnr_cb\": 36.597658,\n"
-                  "    \"apsnr_cr\": 36.669200\n"
-                  "  }" +
-                  cpu_receipt);
+    EXPECT_EQ(write(table, OutputFormat::json), std::string(spec_example_json) +
+                                                    "  \"aggregate_metrics\": {\n"
+                                                    "    \"apsnr_y\": 36.685082,\n"
+                                                    "    \"apsnr_cb\": 36.597658,\n"
+                                                    "    \"apsnr_cr\": 36.669200\n"
+                                                    "  }" +
+                                                    cpu_receipt);
 }
 
 TEST(ReportJson, ReceiptIsValidJsonAndComesLast) {
@@ -249,9 +247,9 @@ TEST(ReportJson, ReceiptIsValidJsonAndComesLast) {
     EXPECT_EQ(parsed["feature_backends"]["ciede"], "cpu");
     std::vector<std::string> keys;
     for (const auto& item : parsed.items()) keys.push_back(item.key());
-    EXPECT_EQ(keys, (std::vector<std::string>{"version", "fps", "frames", "pooled_metrics",
-                                              "aggregate_metrics", "backend_used",
-                                              "feature_backends"}));
+    EXPECT_EQ(keys,
+              (std::vector<std::string>{"version", "fps", "frames", "pooled_metrics",
+                                        "aggregate_metrics", "backend_used", "feature_backends"}));
     EXPECT_EQ(strip_vq_extension(write(spec_example_table(), OutputFormat::json)),
               std::string(spec_example_json) + "  \"aggregate_metrics\": {\n  }\n}\n");
 }
@@ -260,9 +258,10 @@ TEST(ReportJson, ReceiptIsValidJsonAndComesLast) {
 // names must be unique, so each entry is keyed by its outputs' name.
 TEST(ReportJson, FeatureBackendsKeysAreUniqueWhenAFeatureRunsTwice) {
     ScoreTable table = spec_example_table();
-    table.receipts = {FeatureReceipt{.feature = "cambi", .backend = "cpu", .outputs = {"cambi_ws_33"}},
-                      FeatureReceipt{.feature = "cambi", .backend = "cpu", .outputs = {"cambi_topk_0.2"}},
-                      FeatureReceipt{.feature = "psnr", .backend = "cpu", .outputs = {"psnr_y"}}};
+    table.receipts = {
+        FeatureReceipt{.feature = "cambi", .backend = "cpu", .outputs = {"cambi_ws_33"}},
+        FeatureReceipt{.feature = "cambi", .backend = "cpu", .outputs = {"cambi_topk_0.2"}},
+        FeatureReceipt{.feature = "psnr", .backend = "cpu", .outputs = {"psnr_y"}}};
     const std::string json = write(table, OutputFormat::json);
     const std::string receipt = json.substr(json.find("\"feature_backends\""));
     EXPECT_EQ(receipt,

@@ -28,8 +28,7 @@ public:
         return [this](std::size_t bytes) {
             const int now = ++alive_;
             int most = most_;
-            while (now > most && !most_.compare_exchange_weak(most, now)) {
-            }
+            while (now > most && !most_.compare_exchange_weak(most, now)) {}
             return FrameBuffer(new std::byte[bytes], [this](std::byte* data) {
                 --alive_;
                 delete[] data;
@@ -45,7 +44,8 @@ private:
 
 std::string clip(const std::string& name, int frames) {
     const auto path = test::scratch_dir(name) / "in.y4m";
-    return test::write_file(path, test::y4m_file("YUV4MPEG2 W96 H54 F25:1", format, frames)).string();
+    return test::write_file(path, test::y4m_file("YUV4MPEG2 W96 H54 F25:1", format, frames))
+        .string();
 }
 
 class RunMemory : public testing::TestWithParam<unsigned> {};

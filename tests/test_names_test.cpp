@@ -22,7 +22,8 @@ TEST(TestNames, ParameterisedTestsHaveReadableNamesAndValues) {
             const std::string name = test.name();
             const std::string label = name.substr(name.rfind('/') + 1);
             const std::string where = std::string(suite.name()) + "." + name;
-            EXPECT_FALSE(std::all_of(label.begin(), label.end(), [](unsigned char c) { return std::isdigit(c); }))
+            EXPECT_FALSE(std::all_of(label.begin(), label.end(),
+                                     [](unsigned char c) { return std::isdigit(c); }))
                 << where << ": a bare index; give INSTANTIATE_TEST_SUITE_P a name generator";
             EXPECT_EQ(std::string(test.value_param()).find("-byte object"), std::string::npos)
                 << where << ": its parameter prints as bytes; give the parameter's type a PrintTo: "

@@ -35,12 +35,14 @@ std::optional<std::filesystem::path> fixtures_dir() {
     std::call_once(once, [] {
         const auto shared = shared_dir();
         if (!shared) return;
-        const std::filesystem::path dest = configured("VQ_TEST_BINARY_DIR", VQ_BINARY_DIR) / "fixtures";
+        const std::filesystem::path dest =
+            configured("VQ_TEST_BINARY_DIR", VQ_BINARY_DIR) / "fixtures";
         // ctest runs tests in parallel processes: one unpacks while the others wait on the lock
         // (two unpacking at once made one fail and its test skip).
         std::error_code error;
         std::filesystem::create_directories(dest.parent_path(), error);
-        const int lock = ::open((dest.string() + ".lock").c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+        const int lock =
+            ::open((dest.string() + ".lock").c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
         if (lock >= 0) ::flock(lock, LOCK_EX);
         const struct Unlock {
             int fd;
@@ -53,12 +55,14 @@ std::optional<std::filesystem::path> fixtures_dir() {
         const auto manifest = *shared / "fixtures" / "MANIFEST.sha256";
         const auto stamp = dest / ".verified";
         if (std::filesystem::exists(stamp) &&
-            std::filesystem::last_write_time(stamp, error) >= std::filesystem::last_write_time(manifest, error)) {
+            std::filesystem::last_write_time(stamp, error) >=
+                std::filesystem::last_write_time(manifest, error)) {
             result = dest;
             return;
         }
-        const std::string command = fmt::format("\"{}\" \"{}\" > /dev/null",
-                                                (*shared / "fixtures" / "unpack.sh").string(), dest.string());
+        const std::string command =
+            fmt::format("\"{}\" \"{}\" > /dev/null", (*shared / "fixtures" / "unpack.sh").string(),
+                        dest.string());
         if (std::system(command.c_str()) != 0) return;
         std::ofstream(stamp).put('\n');
         result = dest;
@@ -104,7 +108,8 @@ std::string read_file(const std::filesystem::path& path) {
 std::vector<std::filesystem::path> fixture_clips(const std::filesystem::path& fixtures) {
     std::vector<std::filesystem::path> clips;
     for (const auto& entry : std::filesystem::directory_iterator(fixtures))
-        if (entry.is_directory() && std::filesystem::exists(entry.path() / "ref.y4m")) clips.push_back(entry.path());
+        if (entry.is_directory() && std::filesystem::exists(entry.path() / "ref.y4m"))
+            clips.push_back(entry.path());
     std::sort(clips.begin(), clips.end());
     return clips;
 }

@@ -33,8 +33,8 @@ std::filesystem::path scratch_dir(const std::string& name);
 }  // namespace vq::test
 
 // Skips the current test with a message when ../shared is not beside the checkout.
-#define VQ_REQUIRE_FIXTURES(var)                                                        \
-    const auto var##_opt = ::vq::test::fixtures_dir();                                  \
+#define VQ_REQUIRE_FIXTURES(var)                                                         \
+    const auto var##_opt = ::vq::test::fixtures_dir();                                   \
     if (!var##_opt) GTEST_SKIP() << "../shared/fixtures not found: golden test skipped"; \
     const std::filesystem::path var = *var##_opt
 

@@ -22,8 +22,8 @@ inline ScoreTable score_on(Backend backend, const std::vector<std::string>& requ
 inline std::string format_name(const VideoFormat& f) {
     std::string layout = to_string(f.chroma);
     std::erase(layout, ':');
-    return std::to_string(f.width) + "x" + std::to_string(f.height) + "_" + std::to_string(f.bit_depth) + "bit_" +
-           layout;
+    return std::to_string(f.width) + "x" + std::to_string(f.height) + "_" +
+           std::to_string(f.bit_depth) + "bit_" + layout;
 }
 
 }  // namespace vq::test

@@ -30,7 +30,8 @@ TEST_P(VifCudaParity, MatchesTheCpuTwinBitForBit) {
     VQ_REQUIRE_CUDA();
     const Case& c = GetParam();
     const auto frames = adversarial_frames(c.format, 6, 29);
-    expect_same_bits(score_on(Backend::cpu, {c.request}, frames), score_on(Backend::cuda, {c.request}, frames),
+    expect_same_bits(score_on(Backend::cpu, {c.request}, frames),
+                     score_on(Backend::cuda, {c.request}, frames),
                      describe_case(c.format, c.request));
 }
 
@@ -40,14 +41,18 @@ INSTANTIATE_TEST_SUITE_P(
                     Case{{17, 18, 10, ChromaFormat::yuv420}, "vif=debug=true"},
                     Case{{64, 64, 8, ChromaFormat::yuv444}, "vif=vif_enhn_gain_limit=1"},
                     Case{{641, 359, 8, ChromaFormat::yuv420}, "vif"},
-                    Case{{333, 47, 12, ChromaFormat::yuv422}, "vif=vif_skip_scale0=true:debug=true"},
+                    Case{{333, 47, 12, ChromaFormat::yuv422},
+                         "vif=vif_skip_scale0=true:debug=true"},
                     Case{{1920, 1080, 10, ChromaFormat::yuv420}, "vif"},
                     Case{{257, 129, 16, ChromaFormat::yuv400}, "vif=vif_enhn_gain_limit=1.5"}),
-    [](const auto& info) { return format_name(info.param.format) + "_" + std::to_string(info.index); });
+    [](const auto& info) {
+        return format_name(info.param.format) + "_" + std::to_string(info.index);
+    });
 
 TEST(VifCudaExample, SpecSequenceAndOddSize) {  // spec/vmaf.md §9.1-§9.6 frames on the device
     VQ_REQUIRE_CUDA();
-    for (const auto& [depth, width, height] : {std::tuple{8, 64, 64}, std::tuple{10, 64, 64}, std::tuple{8, 37, 29}}) {
+    for (const auto& [depth, width, height] :
+         {std::tuple{8, 64, 64}, std::tuple{10, 64, 64}, std::tuple{8, 37, 29}}) {
         std::vector<FramePair> frames;
         for (int t = 0; t < 3; ++t)
             frames.push_back({vmaf_example_frame(t, false, depth, width, height),
@@ -64,11 +69,13 @@ TEST_P(VifCudaGolden, EveryFrameBitExact) {
     VQ_REQUIRE_CUDA();
     VQ_REQUIRE_FIXTURES(fixtures);
     const GoldenCase& c = GetParam();
-    expect_golden_outputs(score_on(Backend::cuda, {c.request}, fixture_frames(fixtures, c.fixture)), c,
-                          {"integer_vif_scale0", "integer_vif_scale1", "integer_vif_scale2", "integer_vif_scale3"});
+    expect_golden_outputs(
+        score_on(Backend::cuda, {c.request}, fixture_frames(fixtures, c.fixture)), c,
+        {"integer_vif_scale0", "integer_vif_scale1", "integer_vif_scale2", "integer_vif_scale3"});
 }
 
-INSTANTIATE_TEST_SUITE_P(Vif, VifCudaGolden, testing::ValuesIn(vif_golden_cases()), golden_case_name);
+INSTANTIATE_TEST_SUITE_P(Vif, VifCudaGolden, testing::ValuesIn(vif_golden_cases()),
+                         golden_case_name);
 
 }  // namespace
 }  // namespace vq::test

@@ -146,18 +146,107 @@ TEST(VifExample, EightBitLocalStatisticsAndContributions) {  // §9.2, second ta
         ScaleSums delta;
     };
     const Row rows[] = {
-        {0, 0, 0, 621822512, 622391280, 113873777, 113881390, 113650467, 23846727, 23689573, 23541071, {10971, 15391, 0, 0}},
-        {0, 5, 7, 854562510, 854643545, 196226466, 196186389, 195988690, 26195583, 26123257, 25941683, {11347, 15667, 0, 0}},
-        {0, 32, 32, 2176362480u, 2177938308u, 1123016376, 1127418316, 1124923817, 20201542, 23005885, 21310474, {10525, 14904, 0, 0}},
-        {0, 63, 63, 1728053248, 1723699900, 695271424, 691889471, 693517788, 0, 116719, -2094, {0, 0, 116719, 1}},
-        {1, 0, 0, 656932678, 657164036, 102675780, 102686114, 102679858, 2195261, 2134808, 2163952, {8383, 8498, 0, 0}},
-        {2, 15, 15, 1734121178, 1724204228, 700228362, 692191498, 696150972, 65578, 13883, -7779, {0, 0, 13883, 1}},
-        {3, 5, 7, 2820108224u, 2194701152u, 1867919747, 1154244394, 1436773226, 16215218, 32765972, -4284259, {0, 14259, 0, 0}},
-        {3, 7, 7, 1921146944, 1808761728, 875893865, 767692439, 815531052, 16561226, 5959284, 6468531, {1583, 14321, 0, 0}},
+        {0,
+         0,
+         0,
+         621822512,
+         622391280,
+         113873777,
+         113881390,
+         113650467,
+         23846727,
+         23689573,
+         23541071,
+         {10971, 15391, 0, 0}},
+        {0,
+         5,
+         7,
+         854562510,
+         854643545,
+         196226466,
+         196186389,
+         195988690,
+         26195583,
+         26123257,
+         25941683,
+         {11347, 15667, 0, 0}},
+        {0,
+         32,
+         32,
+         2176362480u,
+         2177938308u,
+         1123016376,
+         1127418316,
+         1124923817,
+         20201542,
+         23005885,
+         21310474,
+         {10525, 14904, 0, 0}},
+        {0,
+         63,
+         63,
+         1728053248,
+         1723699900,
+         695271424,
+         691889471,
+         693517788,
+         0,
+         116719,
+         -2094,
+         {0, 0, 116719, 1}},
+        {1,
+         0,
+         0,
+         656932678,
+         657164036,
+         102675780,
+         102686114,
+         102679858,
+         2195261,
+         2134808,
+         2163952,
+         {8383, 8498, 0, 0}},
+        {2,
+         15,
+         15,
+         1734121178,
+         1724204228,
+         700228362,
+         692191498,
+         696150972,
+         65578,
+         13883,
+         -7779,
+         {0, 0, 13883, 1}},
+        {3,
+         5,
+         7,
+         2820108224u,
+         2194701152u,
+         1867919747,
+         1154244394,
+         1436773226,
+         16215218,
+         32765972,
+         -4284259,
+         {0, 14259, 0, 0}},
+        {3,
+         7,
+         7,
+         1921146944,
+         1808761728,
+         875893865,
+         767692439,
+         815531052,
+         16561226,
+         5959284,
+         6468531,
+         {1583, 14321, 0, 0}},
     };
     const Pyramid p = pyramid(example_frames(0, 8));
     for (const Row& r : rows) {
-        SCOPED_TRACE(::testing::Message() << "scale " << r.scale << " (" << r.i << "," << r.j << ")");
+        SCOPED_TRACE(::testing::Message()
+                     << "scale " << r.scale << " (" << r.i << "," << r.j << ")");
         // The spec's (i, j) is (row, column).
         const vif::LocalStatistics local = local_at(p, r.scale, r.i, r.j);
         EXPECT_EQ(local.mu1, r.mu1);
@@ -243,8 +332,10 @@ TEST(VifExample, EightBitNeg) {  // §9.2, egl = 1
         {0.55673253536224365, 0.71740120649337769, 0.71110504865646362, 0.71385276317596436}};
     for (int t = 0; t < 3; ++t) {
         const auto frames = example_frames(t, 8);
-        const vif::Block neg = vif_block(frames.first, frames.second, vif_options(1.0), plain_kernels());
-        const vif::Block plain = vif_block(frames.first, frames.second, vif_options(), plain_kernels());
+        const vif::Block neg =
+            vif_block(frames.first, frames.second, vif_options(1.0), plain_kernels());
+        const vif::Block plain =
+            vif_block(frames.first, frames.second, vif_options(), plain_kernels());
         for (int s = 0; s < 4; ++s) {
             EXPECT_EQ(neg.scales[s].num_log, num_log[t][s]) << t << " " << s;
             EXPECT_EQ(neg.scales[s].den_log, plain.scales[s].den_log) << t << " " << s;
@@ -298,10 +389,12 @@ TEST(VifExample, TenBitPerScaleResults) {  // §9.3, per-scale table and NEG
                      expected[t], t);
     }
     const auto frames = example_frames(0, 10);
-    const vif::Block neg = vif_block(frames.first, frames.second, vif_options(1.0), plain_kernels());
+    const vif::Block neg =
+        vif_block(frames.first, frames.second, vif_options(1.0), plain_kernels());
     const double neg_scores[4] = {0.55406743288040161, 0.72088485956192017, 0.71625083684921265,
                                   0.7195093035697937};
-    for (int s = 0; s < 4; ++s) EXPECT_EQ(vif::score_scale(neg.scales[s]).score, neg_scores[s]) << s;
+    for (int s = 0; s < 4; ++s)
+        EXPECT_EQ(vif::score_scale(neg.scales[s]).score, neg_scores[s]) << s;
 }
 
 TEST(VifExample, OddSize37x29) {  // §9.6
@@ -311,7 +404,8 @@ TEST(VifExample, OddSize37x29) {  // §9.6
         {0.71334981918334961, 0.97313249111175537, 0.98291629552841187, 0.99811995029449463}};
     for (int t = 0; t < 3; ++t) {
         const auto frames = example_frames(t, 8, 37, 29);
-        const vif::Block block = vif_block(frames.first, frames.second, vif_options(), plain_kernels());
+        const vif::Block block =
+            vif_block(frames.first, frames.second, vif_options(), plain_kernels());
         for (int s = 0; s < 4; ++s)
             EXPECT_EQ(vif::score_scale(block.scales[s]).score, expected[t][s]) << t << " " << s;
     }

@@ -15,7 +15,8 @@
 namespace vq::test {
 namespace {
 
-ScoreTable score_frames(const std::string& feature, const std::vector<std::pair<Picture, Picture>>& frames,
+ScoreTable score_frames(const std::string& feature,
+                        const std::vector<std::pair<Picture, Picture>>& frames,
                         unsigned threads = 1) {
     Session session({.threads = threads});
     session.add_feature(feature);
@@ -40,13 +41,15 @@ TEST(VifFeature, OutputNamesCarryTheOptionSuffix) {
     const std::vector frames = {example_frames(0, 8)};
     using Names = std::vector<std::string>;
     EXPECT_EQ(column_names(score_frames("vif", frames)),
-              (Names{"integer_vif_scale0", "integer_vif_scale1", "integer_vif_scale2", "integer_vif_scale3"}));
+              (Names{"integer_vif_scale0", "integer_vif_scale1", "integer_vif_scale2",
+                     "integer_vif_scale3"}));
     EXPECT_EQ(column_names(score_frames("vif=vif_enhn_gain_limit=1", frames)),
-              (Names{"integer_vif_scale0_egl_1", "integer_vif_scale1_egl_1", "integer_vif_scale2_egl_1",
-                     "integer_vif_scale3_egl_1"}));
-    EXPECT_EQ(column_names(score_frames("vif=vif_skip_scale0=true:vif_enhn_gain_limit=1.5", frames)),
-              (Names{"integer_vif_scale0_egl_1.5_ssclz", "integer_vif_scale1_egl_1.5_ssclz",
-                     "integer_vif_scale2_egl_1.5_ssclz", "integer_vif_scale3_egl_1.5_ssclz"}));
+              (Names{"integer_vif_scale0_egl_1", "integer_vif_scale1_egl_1",
+                     "integer_vif_scale2_egl_1", "integer_vif_scale3_egl_1"}));
+    EXPECT_EQ(
+        column_names(score_frames("vif=vif_skip_scale0=true:vif_enhn_gain_limit=1.5", frames)),
+        (Names{"integer_vif_scale0_egl_1.5_ssclz", "integer_vif_scale1_egl_1.5_ssclz",
+               "integer_vif_scale2_egl_1.5_ssclz", "integer_vif_scale3_egl_1.5_ssclz"}));
 }
 
 TEST(VifFeature, SessionMatchesTheWorkedExample) {  // §9.2 and §9.2 NEG, frame 0..2
@@ -65,11 +68,11 @@ TEST(VifFeature, DebugOutputs) {
     const ScoreTable table = score_frames("vif=debug=true", frames);
     using Names = std::vector<std::string>;
     EXPECT_EQ(column_names(table),
-              (Names{"integer_vif_scale0", "integer_vif_scale1", "integer_vif_scale2", "integer_vif_scale3",
-                     "integer_vif", "integer_vif_num", "integer_vif_den", "integer_vif_num_scale0",
-                     "integer_vif_num_scale1", "integer_vif_num_scale2", "integer_vif_num_scale3",
-                     "integer_vif_den_scale0", "integer_vif_den_scale1", "integer_vif_den_scale2",
-                     "integer_vif_den_scale3"}));
+              (Names{"integer_vif_scale0", "integer_vif_scale1", "integer_vif_scale2",
+                     "integer_vif_scale3", "integer_vif", "integer_vif_num", "integer_vif_den",
+                     "integer_vif_num_scale0", "integer_vif_num_scale1", "integer_vif_num_scale2",
+                     "integer_vif_num_scale3", "integer_vif_den_scale0", "integer_vif_den_scale1",
+                     "integer_vif_den_scale2", "integer_vif_den_scale3"}));
     // §9.2 frame 0: the float num and den of each scale.
     const float num[4] = {15116.693359375f, 3405.23193359375f, 880.031494140625f, 247.94287109375f};
     const float den[4] = {26616.330078125f, 4656.8955078125f, 1214.81884765625f, 341.89794921875f};
@@ -126,13 +129,16 @@ TEST_P(VifGolden, EveryFrameBitExact) {
     VQ_REQUIRE_FIXTURES(fixtures);
     const GoldenCase& c = GetParam();
     const auto frames = fixture_frames(fixtures, c.fixture);
-    expect_golden_outputs(score_on(Backend::cpu, {c.request}, frames), c,
-                          {"integer_vif_scale0", "integer_vif_scale1", "integer_vif_scale2", "integer_vif_scale3"});
+    expect_golden_outputs(
+        score_on(Backend::cpu, {c.request}, frames), c,
+        {"integer_vif_scale0", "integer_vif_scale1", "integer_vif_scale2", "integer_vif_scale3"});
     // The session ran the best variant; every other one must give the same block.
     for (const FramePair& pair : frames) {
-        const vif::Block best = vif_block(pair.reference, pair.distorted, vif_options(), vif::best_kernels());
+        const vif::Block best =
+            vif_block(pair.reference, pair.distorted, vif_options(), vif::best_kernels());
         for (const vif::Kernels& kernels : vif::available_kernels())
-            EXPECT_EQ(vif_block(pair.reference, pair.distorted, vif_options(), kernels).scales, best.scales)
+            EXPECT_EQ(vif_block(pair.reference, pair.distorted, vif_options(), kernels).scales,
+                      best.scales)
                 << kernels.instruction_set << " frame " << pair.index;
     }
 }

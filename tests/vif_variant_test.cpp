@@ -32,10 +32,10 @@ TEST(VifLog2Table, MatchesAppendixA) {
     // The float-rounded logarithm differs from the exact one at exactly these indices, by +1.
     // (Appendix A also gives an FNV-1a hash, 2b7f97e5ae1c3fcb, that no byte order or width of
     // these entries reproduces, though their sum and this list match; it is not checked.)
-    const std::set<int> higher = {33108, 33209, 34457, 34492, 34844, 35764, 36399, 37398, 38620, 39319,
-                                  43418, 44159, 45494, 45772, 45834, 46443, 48961, 50887, 51146, 51633,
-                                  53104, 53266, 53519, 54765, 55081, 56230, 56727, 58087, 58146, 59985,
-                                  60168, 61340, 61966, 62134, 62408, 64360, 64469, 64841};
+    const std::set<int> higher = {
+        33108, 33209, 34457, 34492, 34844, 35764, 36399, 37398, 38620, 39319, 43418, 44159, 45494,
+        45772, 45834, 46443, 48961, 50887, 51146, 51633, 53104, 53266, 53519, 54765, 55081, 56230,
+        56727, 58087, 58146, 59985, 60168, 61340, 61966, 62134, 62408, 64360, 64469, 64841};
     for (int i = vif::log2_table_first; i < 65536; ++i) {
         const long exact = std::lround(2048.0L * std::log2(static_cast<long double>(i)));
         EXPECT_EQ(entry(i) - exact, higher.count(i) ? 1 : 0) << i;
@@ -53,18 +53,20 @@ TEST(VifLog2Table, FixedLog2AtPowersOfTwo) {
 TEST(VifLog2Table, EveryVariantEvaluatesEveryEntry) {
     std::vector<double> values;
     for (int i = 32768; i < 65536; ++i)
-        for (const auto& [shift, low_bits] : {std::pair{2, 0}, {2, 3}, {20, (1 << 20) - 1}, {37, 0}})
+        for (const auto& [shift, low_bits] :
+             {std::pair{2, 0}, {2, 3}, {20, (1 << 20) - 1}, {37, 0}})
             values.push_back(double((std::uint64_t(i) << shift) + std::uint64_t(low_bits)));
     std::vector<std::int64_t> expected(values.size()), actual(values.size());
-    for (std::size_t i = 0; i < values.size(); ++i) expected[i] = vif::fixed_log2(std::uint64_t(values[i]));
+    for (std::size_t i = 0; i < values.size(); ++i)
+        expected[i] = vif::fixed_log2(std::uint64_t(values[i]));
     for (const vif::Kernels& kernels : vif::available_kernels()) {
         std::fill(actual.begin(), actual.end(), -1);
         kernels.fixed_log2(values.data(), actual.data(), values.size());
         int mismatches = 0;
         for (std::size_t i = 0; i < values.size(); ++i)
             if (actual[i] != expected[i] && ++mismatches <= 10)
-                ADD_FAILURE() << kernels.instruction_set << " L(" << std::uint64_t(values[i]) << ") = "
-                              << actual[i] << ", table gives " << expected[i];
+                ADD_FAILURE() << kernels.instruction_set << " L(" << std::uint64_t(values[i])
+                              << ") = " << actual[i] << ", table gives " << expected[i];
         EXPECT_EQ(mismatches, 0) << kernels.instruction_set;
     }
 }
@@ -83,9 +85,8 @@ int pattern_sample(const std::string& pattern, int max, std::mt19937& random, in
 Picture pattern_picture(int width, int height, int bit_depth, const std::string& pattern,
                         std::mt19937& random) {
     const int max = (1 << bit_depth) - 1;
-    return luma_picture(width, height, bit_depth, [&](int x, int y) {
-        return pattern_sample(pattern, max, random, x, y);
-    });
+    return luma_picture(width, height, bit_depth,
+                        [&](int x, int y) { return pattern_sample(pattern, max, random, x, y); });
 }
 
 // A distorted copy: noise of the given amplitude on the reference, clamped, or its inverse.
@@ -109,26 +110,31 @@ void expect_variants_agree(const Picture& ref, const Picture& dist, const std::s
             const vif::Block block = vif_block(ref, dist, vif_options(gain_limit), kernels);
             for (int s = 0; s < 4; ++s)
                 EXPECT_EQ(block.scales[s], plain.scales[s])
-                    << kernels.instruction_set << " " << what << " egl " << gain_limit << " scale " << s;
+                    << kernels.instruction_set << " " << what << " egl " << gain_limit << " scale "
+                    << s;
         }
     }
 }
 
 TEST(VifVariants, AgreeWithPlainOnPatterns) {
     std::mt19937 random(20240601);
-    const std::pair<int, int> sizes[] = {{16, 16}, {17, 18}, {23, 21}, {37, 29}, {64, 64},
-                                         {97, 45}, {130, 67}};
+    const std::pair<int, int> sizes[] = {{16, 16}, {17, 18}, {23, 21}, {37, 29},
+                                         {64, 64}, {97, 45}, {130, 67}};
     for (const int bit_depth : {8, 10, 12, 16})
         for (const auto& [width, height] : sizes)
-            for (const char* pattern : {"flat", "zero", "max", "checker", "stripes", "ramp", "noise"}) {
+            for (const char* pattern :
+                 {"flat", "zero", "max", "checker", "stripes", "ramp", "noise"}) {
                 const Picture ref = pattern_picture(width, height, bit_depth, pattern, random);
                 const int max = (1 << bit_depth) - 1;
                 const std::string what = std::string(pattern) + " " + std::to_string(width) + "x" +
-                                         std::to_string(height) + " " + std::to_string(bit_depth) + "-bit";
+                                         std::to_string(height) + " " + std::to_string(bit_depth) +
+                                         "-bit";
                 expect_variants_agree(ref, ref, what + " identical");
-                expect_variants_agree(ref, distorted(ref, max / 20 + 1, false, random), what + " noisy");
+                expect_variants_agree(ref, distorted(ref, max / 20 + 1, false, random),
+                                      what + " noisy");
                 expect_variants_agree(ref, distorted(ref, 0, true, random), what + " inverted");
-                expect_variants_agree(ref, pattern_picture(width, height, bit_depth, "noise", random),
+                expect_variants_agree(ref,
+                                      pattern_picture(width, height, bit_depth, "noise", random),
                                       what + " vs noise");
             }
 }
@@ -164,14 +170,17 @@ TEST(VifVariants, DecimationAgreesWithPlain) {
             // Every destination kernel on every input type: the variants take them as parameters.
             for (int scale = 1; scale < 4; ++scale) {
                 auto run = [&](const vif::Kernels& kernels, std::uint16_t* out) {
-                    if (bit_depth > 8) kernels.decimate(source.plane<std::uint16_t>(0), scale, bit_depth, out);
-                    else kernels.decimate(source.plane<std::uint8_t>(0), scale, bit_depth, out);
+                    if (bit_depth > 8)
+                        kernels.decimate(source.plane<std::uint16_t>(0), scale, bit_depth, out);
+                    else
+                        kernels.decimate(source.plane<std::uint8_t>(0), scale, bit_depth, out);
                 };
                 run(plain_kernels(), expected.data());
                 for (const vif::Kernels& kernels : vif::available_kernels()) {
                     run(kernels, actual.data());
-                    EXPECT_EQ(actual, expected) << kernels.instruction_set << " " << width << "x"
-                                                << height << " " << bit_depth << "-bit scale " << scale;
+                    EXPECT_EQ(actual, expected)
+                        << kernels.instruction_set << " " << width << "x" << height << " "
+                        << bit_depth << "-bit scale " << scale;
                 }
             }
         }

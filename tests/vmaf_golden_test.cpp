@@ -11,8 +11,8 @@
 namespace vq::test {
 namespace {
 
-ScoreTable score_fixture(const std::filesystem::path& fixtures, const std::string& fixture, const std::string& model,
-                         SessionConfig config = {}) {
+ScoreTable score_fixture(const std::filesystem::path& fixtures, const std::string& fixture,
+                         const std::string& model, SessionConfig config = {}) {
     Session session(config);
     session.add_model(model);
     const auto frames = fixture_frames(fixtures, fixture);
@@ -21,7 +21,8 @@ ScoreTable score_fixture(const std::filesystem::path& fixtures, const std::strin
     return session.finish();
 }
 
-void expect_matches(const ScoreTable& table, const nlohmann::json& expected, const std::string& what) {
+void expect_matches(const ScoreTable& table, const nlohmann::json& expected,
+                    const std::string& what) {
     const auto& frames = expected["frames"];
     ASSERT_EQ(table.frame_count(), frames.size()) << what;
     std::vector<std::string> keys;
@@ -35,11 +36,15 @@ void expect_matches(const ScoreTable& table, const nlohmann::json& expected, con
             EXPECT_EQ(table.value(*column, f), frames[f]["metrics"][keys[c]].get<double>())
                 << what << " " << keys[c] << " frame " << f;
         const auto& pooled = expected["pooled_metrics"][keys[c]];
-        EXPECT_EQ(table.pooled(*column, PoolingMethod::mean), pooled["mean"].get<double>()) << what << " " << keys[c];
-        EXPECT_EQ(table.pooled(*column, PoolingMethod::harmonic_mean), pooled["harmonic_mean"].get<double>())
+        EXPECT_EQ(table.pooled(*column, PoolingMethod::mean), pooled["mean"].get<double>())
             << what << " " << keys[c];
-        EXPECT_EQ(table.pooled(*column, PoolingMethod::min), pooled["min"].get<double>()) << what << " " << keys[c];
-        EXPECT_EQ(table.pooled(*column, PoolingMethod::max), pooled["max"].get<double>()) << what << " " << keys[c];
+        EXPECT_EQ(table.pooled(*column, PoolingMethod::harmonic_mean),
+                  pooled["harmonic_mean"].get<double>())
+            << what << " " << keys[c];
+        EXPECT_EQ(table.pooled(*column, PoolingMethod::min), pooled["min"].get<double>())
+            << what << " " << keys[c];
+        EXPECT_EQ(table.pooled(*column, PoolingMethod::max), pooled["max"].get<double>())
+            << what << " " << keys[c];
     }
 }
 
@@ -68,24 +73,29 @@ TEST(VmafCli, DefaultRunWritesTheReferenceKeysInOrder) {
     VQ_REQUIRE_FIXTURES(fixtures);
     const auto dir = scratch_dir("vmaf_cli_default");
     const auto clip = fixtures / "testsrc_576x324_8b_420";
-    const auto result = run_vq("-r " + (clip / "ref.y4m").string() + " -d " + (clip / "dist.y4m").string() +
-                               " --csv -q -o " + (dir / "out.csv").string());
+    const auto result =
+        run_vq("-r " + (clip / "ref.y4m").string() + " -d " + (clip / "dist.y4m").string() +
+               " --csv -q -o " + (dir / "out.csv").string());
     ASSERT_EQ(result.exit_code, 0) << result.output;
     const std::string csv = read_file(dir / "out.csv");
     EXPECT_EQ(csv.substr(0, csv.find('\n')),
-              "Frame,integer_adm2,integer_aim,integer_adm3,integer_adm_scale0,integer_adm_scale1,integer_adm_scale2,"
-              "integer_adm_scale3,VMAF_integer_feature_motion_sad_score,integer_vif_scale0,integer_vif_scale1,"
+              "Frame,integer_adm2,integer_aim,integer_adm3,integer_adm_scale0,integer_adm_scale1,"
+              "integer_adm_scale2,"
+              "integer_adm_scale3,VMAF_integer_feature_motion_sad_score,integer_vif_scale0,integer_"
+              "vif_scale1,"
               "integer_vif_scale2,integer_vif_scale3,integer_motion2,integer_motion3,vmaf,");
 }
 
 TEST(VmafCli, SubsampleScoresTheSelectedFramesWithMotionFromEveryFrame) {
     VQ_REQUIRE_FIXTURES(fixtures);
-    const ScoreTable every = score_fixture(fixtures, "testsrc_576x324_8b_420", "version=vmaf_v0.6.1");
-    const ScoreTable sub =
-        score_fixture(fixtures, "testsrc_576x324_8b_420", "version=vmaf_v0.6.1", {.threads = 2, .subsample = 3});
+    const ScoreTable every =
+        score_fixture(fixtures, "testsrc_576x324_8b_420", "version=vmaf_v0.6.1");
+    const ScoreTable sub = score_fixture(fixtures, "testsrc_576x324_8b_420", "version=vmaf_v0.6.1",
+                                         {.threads = 2, .subsample = 3});
     const auto column = every.find("vmaf");
     for (std::size_t f = 0; f < every.frame_count(); ++f)
-        if (f % 3 == 0) EXPECT_EQ(sub.value(*sub.find("vmaf"), f), every.value(*column, f)) << "frame " << f;
+        if (f % 3 == 0)
+            EXPECT_EQ(sub.value(*sub.find("vmaf"), f), every.value(*column, f)) << "frame " << f;
 }
 
 }  // namespace

@@ -21,6 +21,8 @@ private:
 };
 
 inline Error usage_error(const std::string& message) { return Error(ErrorKind::usage, message); }
-inline Error runtime_error(const std::string& message) { return Error(ErrorKind::runtime, message); }
+inline Error runtime_error(const std::string& message) {
+    return Error(ErrorKind::runtime, message);
+}
 
 }  // namespace vq

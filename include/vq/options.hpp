@@ -50,8 +50,9 @@ public:
     const std::string& get_string(std::string_view key) const;
     bool is_default(std::string_view key) const;
 
-    // "_alias_value" (booleans: "_alias") for each feature-parameter option whose value differs from its default,
-    // in byte order of the option keys; values print as %d, %g or verbatim (libvmaf's rule).
+    // "_alias_value" (booleans: "_alias") for each feature-parameter option whose value differs
+    // from its default, in byte order of the option keys; values print as %d, %g or verbatim
+    // (libvmaf's rule).
     std::string output_suffix() const;
 
     // Canonical text of every option (for deduplicating identical requests).

@@ -32,10 +32,10 @@ struct ReadAheadPlan {
 };
 
 struct SessionConfig {
-    unsigned threads = 0;     // CPU worker threads; 0 = every core
+    unsigned threads = 0;       // CPU worker threads; 0 = every core
     std::size_t subsample = 1;  // score only frames whose index is a multiple of this
     Backend backend = Backend::cpu;
-    int gpu = 0;              // CUDA device ordinal
+    int gpu = 0;  // CUDA device ordinal
 };
 
 class Session {

@@ -20,7 +20,8 @@ NumberStyle parse_precision(const std::string& text) {
         digits = 0;
     }
     if (digits < 1 || digits > 17)
-        throw usage_error(fmt::format("--precision: expected max, legacy or 1..17, got '{}'", text));
+        throw usage_error(
+            fmt::format("--precision: expected max, legacy or 1..17, got '{}'", text));
     return NumberStyle::significant(digits);
 }
 
@@ -38,9 +39,10 @@ std::string first_line(const std::string& text) { return text.substr(0, text.fin
 
 Arguments parse_arguments(int argc, char** argv) {
     Arguments args;
-    CLI::App app{"vq: video quality metrics (VMAF, PSNR, CAMBI, CIEDE2000) on the CPU and CUDA, "
-                 "with libvmaf's flags and output formats",
-                 "vq"};
+    CLI::App app{
+        "vq: video quality metrics (VMAF, PSNR, CAMBI, CIEDE2000) on the CPU and CUDA, "
+        "with libvmaf's flags and output formats",
+        "vq"};
     app.set_help_flag();  // -h is --height, as in libvmaf
     app.add_flag("--help", args.help, "print this help and exit");
 
@@ -49,9 +51,10 @@ Arguments parse_arguments(int argc, char** argv) {
     int gpu = 0;
     bool json = false, xml = false, csv = false, sub = false, no_prediction = false;
 
-    app.add_option("-r,--reference", args.reference,
-                   "reference video: .y4m, raw .yuv with -w -h -p -b, any container FFmpeg reads (mp4, mkv, "
-                   "webm, mov ...), or - for a Y4M stream on standard input");
+    app.add_option(
+        "-r,--reference", args.reference,
+        "reference video: .y4m, raw .yuv with -w -h -p -b, any container FFmpeg reads (mp4, mkv, "
+        "webm, mov ...), or - for a Y4M stream on standard input");
     app.add_option("-d,--distorted", args.distorted, "distorted video (as -r)");
     app.add_option("-w,--width", args.width, "raw YUV width")->check(CLI::PositiveNumber);
     app.add_option("-h,--height", args.height, "raw YUV height")->check(CLI::PositiveNumber);
@@ -60,31 +63,42 @@ Arguments parse_arguments(int argc, char** argv) {
     app.add_option("-b,--bitdepth", args.bit_depth, "raw YUV bit depth")->check(CLI::Range(8, 16));
     std::string scale;
     app.add_option("--scale", scale,
-                   "scale the distorted video to WxH (the reference's size) with libswscale: WxH or WxH:filter "
+                   "scale the distorted video to WxH (the reference's size) with libswscale: WxH "
+                   "or WxH:filter "
                    "(bicubic by default; bilinear, lanczos, neighbor, area, spline ...)");
-    app.add_option("--decode-threads", args.decode_threads,
-                   "FFmpeg decoder threads per input (default: FFmpeg's choice, about one per core)");
-    app.add_option("--feature", args.features, "feature to compute: NAME or NAME=key=val:key=val (repeatable)");
-    app.add_option("-m,--model", args.models,
-                   "VMAF model (repeatable): version=NAME or path=FILE.json, then :name=N, :enable_transform, "
-                   ":disable_clip, :FEATURE.OPTION=VALUE; default version=vmaf_v0.6.1 when no --feature is given");
+    app.add_option(
+        "--decode-threads", args.decode_threads,
+        "FFmpeg decoder threads per input (default: FFmpeg's choice, about one per core)");
+    app.add_option("--feature", args.features,
+                   "feature to compute: NAME or NAME=key=val:key=val (repeatable)");
+    app.add_option(
+        "-m,--model", args.models,
+        "VMAF model (repeatable): version=NAME or path=FILE.json, then :name=N, :enable_transform, "
+        ":disable_clip, :FEATURE.OPTION=VALUE; default version=vmaf_v0.6.1 when no --feature is "
+        "given");
     app.add_option("-o,--output", args.output, "write the scores to this file");
     app.add_flag("--xml", xml, "output format XML (default)");
     app.add_flag("--json", json, "output format JSON");
     app.add_flag("--csv", csv, "output format CSV");
     app.add_flag("--sub", sub, "output format SUB (MicroDVD subtitles)");
-    app.add_option("--threads", threads, "CPU worker threads (default: every core)")->check(CLI::PositiveNumber);
-    app.add_option("--subsample", subsample, "score only every Nth frame")->check(CLI::PositiveNumber);
-    app.add_option("--frame_cnt", frame_cnt, "stop after N frame pairs")->check(CLI::PositiveNumber);
+    app.add_option("--threads", threads, "CPU worker threads (default: every core)")
+        ->check(CLI::PositiveNumber);
+    app.add_option("--subsample", subsample, "score only every Nth frame")
+        ->check(CLI::PositiveNumber);
+    app.add_option("--frame_cnt", frame_cnt, "stop after N frame pairs")
+        ->check(CLI::PositiveNumber);
     app.add_option("--frame_skip_ref", skip_ref, "skip the first N reference frames");
     app.add_option("--frame_skip_dist", skip_dist, "skip the first N distorted frames");
-    app.add_flag("-n,--no_prediction", no_prediction, "compute no VMAF model, only the --feature requests");
+    app.add_flag("-n,--no_prediction", no_prediction,
+                 "compute no VMAF model, only the --feature requests");
     app.add_flag("-q,--quiet", args.quiet, "no progress line and no summary");
     app.add_flag("-v,--version", args.version, "print the version and exit");
     app.add_option("--backend", backend, "cpu, cuda or auto (cuda when a usable GPU is present)");
     app.add_option("--gpu", gpu, "CUDA device ordinal")->check(CLI::NonNegativeNumber);
-    app.add_option("--precision", precision, "number format: legacy (libvmaf's), max (%.17g) or N (%.Ng)");
-    app.add_flag("--list-features", args.list_features, "list the features, their backends and options");
+    app.add_option("--precision", precision,
+                   "number format: legacy (libvmaf's), max (%.17g) or N (%.Ng)");
+    app.add_flag("--list-features", args.list_features,
+                 "list the features, their backends and options");
     app.add_flag("--demo", args.demo, "score a built-in synthetic clip (no input files needed)");
 
     try {
@@ -94,7 +108,8 @@ Arguments parse_arguments(int argc, char** argv) {
     }
     args.help_text = app.help();
     if (args.help || args.version || args.list_features) return args;
-    if (no_prediction && !args.models.empty()) throw usage_error("--no_prediction and --model contradict each other");
+    if (no_prediction && !args.models.empty())
+        throw usage_error("--no_prediction and --model contradict each other");
 
     // The last output-format flag on the command line wins, as in libvmaf.
     for (const CLI::Option* option : app.parse_order()) {
@@ -120,10 +135,14 @@ Arguments parse_arguments(int argc, char** argv) {
     if (args.reference == "-" && args.distorted == "-")
         throw usage_error("-r and -d cannot both read standard input ('-')");
     if (args.distorted.empty()) throw usage_error("-d/--distorted is required (or --demo)");
-    if (args.raw_input() && (!args.width || !args.height || args.pixel_format.empty() || !args.bit_depth))
-        throw usage_error("raw YUV input needs all of -w/--width, -h/--height, -p/--pixel_format, -b/--bitdepth");
+    if (args.raw_input() &&
+        (!args.width || !args.height || args.pixel_format.empty() || !args.bit_depth))
+        throw usage_error(
+            "raw YUV input needs all of -w/--width, -h/--height, -p/--pixel_format, -b/--bitdepth");
     if (args.models.empty() && args.features.empty())
-        throw usage_error("nothing to compute: --no_prediction needs at least one --feature NAME (vq --list-features)");
+        throw usage_error(
+            "nothing to compute: --no_prediction needs at least one --feature NAME (vq "
+            "--list-features)");
     return args;
 }
 

@@ -21,12 +21,13 @@ struct Arguments {
     std::string distorted;
     int width = 0;
     int height = 0;
-    std::string pixel_format;  // raw YUV: 420, 422, 444, 400
-    int bit_depth = 0;         // raw YUV
+    std::string pixel_format;        // raw YUV: 420, 422, 444, 400
+    int bit_depth = 0;               // raw YUV
     std::optional<ScaleSpec> scale;  // --scale: the distorted video's pictures are scaled to this
     unsigned decode_threads = 0;     // FFmpeg decoder threads per input; 0: FFmpeg's choice
     std::vector<std::string> features;
-    std::vector<std::string> models;  // --model strings, in order (the default model when none is asked for)
+    std::vector<std::string>
+        models;  // --model strings, in order (the default model when none is asked for)
     std::string output;
     OutputFormat format = OutputFormat::xml;  // libvmaf's default when -o is given
     NumberStyle number_style;

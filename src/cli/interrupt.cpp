@@ -20,13 +20,15 @@ char partial_path[PATH_MAX];
 std::atomic<bool> partial_registered{false};
 static_assert(std::atomic<bool>::is_always_lock_free);
 
-// The progress line ends in a carriage return, not a newline: start the message on a line of its own.
+// The progress line ends in a carriage return, not a newline: start the message on a line of its
+// own.
 bool newline_first = false;
 
 extern "C" void on_signal(int signal) {
     if (partial_registered.load()) ::unlink(partial_path);
-    const std::string_view message = signal == SIGINT ? "vq: interrupted (SIGINT); no scores written\n"
-                                                      : "vq: terminated (SIGTERM); no scores written\n";
+    const std::string_view message = signal == SIGINT
+                                         ? "vq: interrupted (SIGINT); no scores written\n"
+                                         : "vq: terminated (SIGTERM); no scores written\n";
     if (newline_first) (void)!::write(STDERR_FILENO, "\n", 1);
     (void)!::write(STDERR_FILENO, message.data(), message.size());
     ::_exit(128 + signal);
@@ -46,7 +48,8 @@ void remove_on_interrupt(const std::string& path) {
     partial_registered.store(false);
     if (path.empty()) return;
     if (path.size() >= sizeof partial_path)
-        throw runtime_error(fmt::format("'{}': path is longer than {} bytes", path, sizeof partial_path - 1));
+        throw runtime_error(
+            fmt::format("'{}': path is longer than {} bytes", path, sizeof partial_path - 1));
     std::memcpy(partial_path, path.c_str(), path.size() + 1);
     partial_registered.store(true);
 }

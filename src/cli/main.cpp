@@ -33,8 +33,10 @@ OpenedInput open_input(const Arguments& args, const std::string& path) {
     options.decode.threads = args.decode_threads;
     if (args.raw_input()) {
         static const std::pair<const char*, ChromaFormat> formats[] = {
-            {"420", ChromaFormat::yuv420}, {"422", ChromaFormat::yuv422},
-            {"444", ChromaFormat::yuv444}, {"400", ChromaFormat::yuv400}};
+            {"420", ChromaFormat::yuv420},
+            {"422", ChromaFormat::yuv422},
+            {"444", ChromaFormat::yuv444},
+            {"400", ChromaFormat::yuv400}};
         VideoFormat format{args.width, args.height, args.bit_depth, ChromaFormat::yuv420};
         for (const auto& [name, chroma] : formats)
             if (args.pixel_format == name) format.chroma = chroma;
@@ -42,9 +44,10 @@ OpenedInput open_input(const Arguments& args, const std::string& path) {
         options.raw = format;
         // As the reference does: score the whole frames, and say what was left over.
         options.on_trailing_bytes = [path, frame_bytes = format.frame_bytes()](std::size_t bytes) {
-            std::cerr << fmt::format("vq: warning: '{}' ends with {} bytes that are not a whole frame ({} bytes); "
-                                     "scoring the whole frames before them\n",
-                                     path, bytes, frame_bytes);
+            std::cerr << fmt::format(
+                "vq: warning: '{}' ends with {} bytes that are not a whole frame ({} bytes); "
+                "scoring the whole frames before them\n",
+                path, bytes, frame_bytes);
         };
     }
     return open_video(path, options);
@@ -55,7 +58,8 @@ OpenedInput open_input(const Arguments& args, const std::string& path) {
 void print_summary(std::ostream& out, const ScoreTable& table, const NumberStyle& style) {
     const auto backend_of = [&](std::size_t column) -> std::optional<std::string> {
         for (const auto& receipt : table.receipts)
-            if (std::find(receipt.outputs.begin(), receipt.outputs.end(), table.name(column)) != receipt.outputs.end())
+            if (std::find(receipt.outputs.begin(), receipt.outputs.end(), table.name(column)) !=
+                receipt.outputs.end())
                 return receipt.backend;
         return std::nullopt;  // no feature wrote it: a model's score
     };
@@ -66,15 +70,18 @@ void print_summary(std::ostream& out, const ScoreTable& table, const NumberStyle
         if (backend_of(c)) order.push_back(c);
 
     std::size_t width = 8;
-    for (std::size_t c = 0; c < table.column_count(); ++c) width = std::max(width, table.name(c).size());
-    out << fmt::format("{:<{}}  {:>12} {:>12} {:>12}   backend\n", "feature", width, "mean", "min", "max");
+    for (std::size_t c = 0; c < table.column_count(); ++c)
+        width = std::max(width, table.name(c).size());
+    out << fmt::format("{:<{}}  {:>12} {:>12} {:>12}   backend\n", "feature", width, "mean", "min",
+                       "max");
     for (const std::size_t c : order) {
         const auto cell = [&](PoolingMethod m) {
             const auto v = table.pooled(c, m);
             return v ? format_number(*v, style) : std::string("-");
         };
-        out << fmt::format("{:<{}}  {:>12} {:>12} {:>12}   {}\n", table.name(c), width, cell(PoolingMethod::mean),
-                           cell(PoolingMethod::min), cell(PoolingMethod::max), backend_of(c).value_or("model"));
+        out << fmt::format("{:<{}}  {:>12} {:>12} {:>12}   {}\n", table.name(c), width,
+                           cell(PoolingMethod::mean), cell(PoolingMethod::min),
+                           cell(PoolingMethod::max), backend_of(c).value_or("model"));
     }
     for (const auto& [name, value] : table.aggregates())
         out << fmt::format("{:<{}}  {:>12}\n", name, width, format_number(value, style));
@@ -84,7 +91,8 @@ void announce_fallbacks(const Session& session, const Arguments& args) {
     if (args.session.backend == Backend::cpu) return;
     for (const auto& receipt : session.receipts())
         if (receipt.backend == "cpu")
-            std::cerr << fmt::format("vq: feature '{}' has no CUDA twin; it runs on the CPU\n", receipt.feature);
+            std::cerr << fmt::format("vq: feature '{}' has no CUDA twin; it runs on the CPU\n",
+                                     receipt.feature);
 }
 
 // Once per run, what a feature's receipt says about how it computed its scores (e.g. the CUDA
@@ -106,8 +114,9 @@ ScoreTable run_demo(const Arguments& args, bool progress_enabled) {
     session.start(format);
     announce_fallbacks(session, args);
     if (!args.quiet)
-        std::cerr << fmt::format("vq demo: {} frames of a synthetic {} clip (banded gradient over texture)\n",
-                                 frames, describe(format));
+        std::cerr << fmt::format(
+            "vq demo: {} frames of a synthetic {} clip (banded gradient over texture)\n", frames,
+            describe(format));
     ProgressLine progress(std::cerr, progress_enabled, frames);
     for (int i = 0; i < frames; ++i) {
         session.push({make_synthetic_frame(format, SyntheticScene::mixed, i, false),

@@ -40,7 +40,7 @@ enum class Kind { stream, direct, replace, create };
 
 struct Destination {
     Kind kind;
-    std::string path;  // the file to write (direct: the path as given)
+    std::string path;     // the file to write (direct: the path as given)
     struct stat info {};  // replace: the file replaced
 };
 
@@ -63,7 +63,8 @@ Destination resolve(const std::string& given) {
             std::error_code error;
             const fs::path target = fs::read_symlink(path, error);
             if (error) unusable(given, error.message());
-            path = target.is_absolute() ? target.string() : (fs::path(folder_of(path)) / target).string();
+            path = target.is_absolute() ? target.string()
+                                        : (fs::path(folder_of(path)) / target).string();
             continue;
         }
         if (S_ISDIR(info.st_mode)) unusable(given, std::strerror(EISDIR));
@@ -75,8 +76,8 @@ Destination resolve(const std::string& given) {
 
 // Errors that say the user named an impossible place, as opposed to a failure of the system.
 bool is_usage_errno(int error) {
-    return error == EACCES || error == EPERM || error == EROFS || error == ENOENT || error == ENOTDIR ||
-           error == ENAMETOOLONG;
+    return error == EACCES || error == EPERM || error == EROFS || error == ENOENT ||
+           error == ENOTDIR || error == ENAMETOOLONG;
 }
 
 // Creates "<target>.<6 hex digits>.vq-partial", registered for removal on a signal before it
@@ -92,8 +93,8 @@ int create_temporary(const std::string& given, const std::string& target, std::s
         const int error = errno;
         remove_on_interrupt({});
         if (error == EEXIST) continue;
-        const std::string message = fmt::format("cannot write '{}': folder '{}': {}", given, folder_of(target),
-                                                std::strerror(error));
+        const std::string message = fmt::format("cannot write '{}': folder '{}': {}", given,
+                                                folder_of(target), std::strerror(error));
         throw is_usage_errno(error) ? usage_error(message) : runtime_error(message);
     }
     throw runtime_error(fmt::format("cannot write '{}': no free temporary name beside it", given));
@@ -125,7 +126,8 @@ OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
         if (::access(target_.c_str(), W_OK) != 0) unusable(path_, std::strerror(errno));
         break;
     case Kind::create: {
-        // The path is missing (a parent that is a file fails resolve() with ENOTDIR): is its folder?
+        // The path is missing (a parent that is a file fails resolve() with ENOTDIR): is its
+        // folder?
         const std::string folder = folder_of(target_);
         if (::access(folder.c_str(), F_OK) != 0)
             unusable(path_, fmt::format("folder '{}': {}", folder, std::strerror(errno)));
@@ -160,7 +162,8 @@ void OutputFile::publish(std::string_view contents) {
     }
     // Appending, not truncating: on a device or a FIFO it makes no difference, and a file behind
     // /dev/stdout keeps what the shell's `>>` had put in it.
-    if (temporary_.empty() && (fd_ = ::open(target_.c_str(), O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC)) < 0)
+    if (temporary_.empty() &&
+        (fd_ = ::open(target_.c_str(), O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC)) < 0)
         fail(errno);
     if (const int error = write_all(fd_, contents)) fail(error);
     // A full disk often shows only here: file systems allocate blocks at write-back.

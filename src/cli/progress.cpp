@@ -5,7 +5,10 @@
 namespace vq::cli {
 
 ProgressLine::ProgressLine(std::ostream& out, bool enabled, std::optional<std::size_t> total_frames)
-    : out_(out), enabled_(enabled), total_(total_frames), start_(std::chrono::steady_clock::now()) {}
+    : out_(out),
+      enabled_(enabled),
+      total_(total_frames),
+      start_(std::chrono::steady_clock::now()) {}
 
 void ProgressLine::update(std::size_t frames) {
     if (!enabled_) return;

@@ -46,7 +46,8 @@ void validate(const VideoFormat& format) {
         throw usage_error(fmt::format("unsupported picture size {}x{} (each side must be 1..{})",
                                       format.width, format.height, max_dimension));
     if (format.bit_depth < 8 || format.bit_depth > 16)
-        throw usage_error(fmt::format("unsupported bit depth {} (must be 8..16)", format.bit_depth));
+        throw usage_error(
+            fmt::format("unsupported bit depth {} (must be 8..16)", format.bit_depth));
 }
 
 std::string describe(const VideoFormat& format) {

@@ -17,15 +17,15 @@ float grain(std::uint32_t x, std::uint32_t y, std::uint32_t frame) {
 
 // Normalised luma (0..1) of the scene at (x, y).
 float luma(SyntheticScene scene, int x, int y, int w, int h, int frame, bool distorted) {
-    const bool gradient = scene == SyntheticScene::banded_gradient ||
-                          (scene == SyntheticScene::mixed && y < h / 2);
+    const bool gradient =
+        scene == SyntheticScene::banded_gradient || (scene == SyntheticScene::mixed && y < h / 2);
     const float u = float(x) / float(w);
     const float v = float(y) / float(h);
     if (gradient) {
         // A dark-to-mid ramp drifting a little each frame, diagonal so bands are not axis-aligned.
         const float ramp = 0.15f + 0.45f * (0.8f * u + 0.2f * v) + 0.002f * float(frame);
         if (!distorted) return ramp + grain(x, y, frame) / 255.0f;  // dithered: no visible steps
-        return std::floor(ramp * 64.0f) / 64.0f;                   // 64 levels: visible bands
+        return std::floor(ramp * 64.0f) / 64.0f;                    // 64 levels: visible bands
     }
     const float t = 0.05f * float(frame);
     auto texture = [&](float du) {
@@ -49,7 +49,8 @@ void fill(Picture& picture, SyntheticScene scene, int index, bool distorted) {
     Sample* y_plane = picture.plane_data<Sample>(0);
     for (int y = 0; y < f.height; ++y)
         for (int x = 0; x < f.width; ++x)
-            y_plane[std::size_t(y) * f.width + x] = code(luma(scene, x, y, f.width, f.height, index, distorted));
+            y_plane[std::size_t(y) * f.width + x] =
+                code(luma(scene, x, y, f.width, f.height, index, distorted));
     for (int p = 1; p < f.plane_count(); ++p) {
         const int cw = f.plane_width(p), ch = f.plane_height(p);
         Sample* plane = picture.plane_data<Sample>(p);
@@ -65,10 +66,13 @@ void fill(Picture& picture, SyntheticScene scene, int index, bool distorted) {
 
 }  // namespace
 
-Picture make_synthetic_frame(const VideoFormat& format, SyntheticScene scene, int index, bool distorted) {
+Picture make_synthetic_frame(const VideoFormat& format, SyntheticScene scene, int index,
+                             bool distorted) {
     Picture picture = Picture::allocate(format);
-    if (format.bit_depth > 8) fill<std::uint16_t>(picture, scene, index, distorted);
-    else fill<std::uint8_t>(picture, scene, index, distorted);
+    if (format.bit_depth > 8)
+        fill<std::uint16_t>(picture, scene, index, distorted);
+    else
+        fill<std::uint8_t>(picture, scene, index, distorted);
     return picture;
 }
 

@@ -21,11 +21,13 @@ void check(cudaError_t status, const char* call, const char* file, int line) {
     if (status != cudaSuccess) throw runtime_error(describe(status, call, file, line));
 }
 
-void check_allocation(cudaError_t status, const char* call, std::size_t bytes, const char* file, int line) {
+void check_allocation(cudaError_t status, const char* call, std::size_t bytes, const char* file,
+                      int line) {
     if (status == cudaSuccess) return;
     if (status == cudaErrorMemoryAllocation)
-        throw runtime_error(fmt::format("{} (asked for {} bytes, {:.1f} MiB)", describe(status, call, file, line),
-                                        bytes, double(bytes) / (1024.0 * 1024.0)));
+        throw runtime_error(fmt::format("{} (asked for {} bytes, {:.1f} MiB)",
+                                        describe(status, call, file, line), bytes,
+                                        double(bytes) / (1024.0 * 1024.0)));
     throw runtime_error(describe(status, call, file, line));
 }
 

@@ -13,7 +13,8 @@ namespace vq::cuda {
 void check(cudaError_t status, const char* call, const char* file, int line);
 
 // As check(), for an allocation: an out-of-memory error also says how much was asked for.
-void check_allocation(cudaError_t status, const char* call, std::size_t bytes, const char* file, int line);
+void check_allocation(cudaError_t status, const char* call, std::size_t bytes, const char* file,
+                      int line);
 
 }  // namespace vq::cuda
 
@@ -21,4 +22,5 @@ void check_allocation(cudaError_t status, const char* call, std::size_t bytes, c
 
 // After a kernel launch: a launch error (bad configuration, no kernel image for this device) is
 // only visible through cudaGetLastError.
-#define VQ_CUDA_CHECK_LAUNCH(kernel) ::vq::cuda::check(cudaGetLastError(), "launch of " #kernel, __FILE__, __LINE__)
+#define VQ_CUDA_CHECK_LAUNCH(kernel) \
+    ::vq::cuda::check(cudaGetLastError(), "launch of " #kernel, __FILE__, __LINE__)

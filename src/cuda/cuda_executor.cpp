@@ -58,7 +58,8 @@ std::vector<std::size_t> block_sizes(const std::vector<CudaFeature*>& features) 
 
 class CudaExecutor final : public Executor {
 public:
-    CudaExecutor(std::vector<CudaFeature*> features, int gpu, const VideoFormat& format, bool upload_reference)
+    CudaExecutor(std::vector<CudaFeature*> features, int gpu, const VideoFormat& format,
+                 bool upload_reference)
         : device_(gpu),
           features_(std::move(features)),
           layout_(block_sizes(features_)),
@@ -79,7 +80,8 @@ public:
     ~CudaExecutor() override {
         // Kernels and copies still queued reference the slots and the held pictures.
         cudaSetDevice(device_.ordinal());
-        cudaStreamSynchronize(upload_.get());  // not Stream::synchronize(): a destructor must not throw
+        cudaStreamSynchronize(
+            upload_.get());  // not Stream::synchronize(): a destructor must not throw
         cudaStreamSynchronize(compute_.get());
         if (transfer_debugging()) std::cerr << transfers_.summary(device_.ordinal()) << "\n";
     }
@@ -96,12 +98,14 @@ public:
     void submit(std::size_t index, const FramePair& pair, const std::vector<bool>& run) override {
         Slot& slot = slots_[index % slots_.size()];
         slot.pending = false;
-        if (std::find(run.begin(), run.end(), true) == run.end()) return;  // e.g. skipped by --subsample
+        if (std::find(run.begin(), run.end(), true) == run.end())
+            return;  // e.g. skipped by --subsample
         try {
             device_.make_current();
             enqueue_frame(slot, area_offset(index), pair, run);
         } catch (const Error& e) {
-            throw runtime_error(fmt::format("frame {} on GPU {}: {}", index, device_.ordinal(), e.what()));
+            throw runtime_error(
+                fmt::format("frame {} on GPU {}: {}", index, device_.ordinal(), e.what()));
         }
         slot.pending = true;
     }
@@ -115,7 +119,8 @@ public:
                 slot.done.synchronize();
             } catch (const Error& e) {
                 slot.held = {};
-                throw runtime_error(fmt::format("frame {} on GPU {}: {}", index, device_.ordinal(), e.what()));
+                throw runtime_error(
+                    fmt::format("frame {} on GPU {}: {}", index, device_.ordinal(), e.what()));
             }
         }
         slot.held = {};  // the pictures go back to their pool
@@ -128,30 +133,35 @@ private:
         DeviceBuffer distorted;
         Event uploaded;
         Event done;
-        FramePair held;  // the host pictures, kept until the copies from them have finished
+        FramePair held;        // the host pictures, kept until the copies from them have finished
         bool pending = false;  // work enqueued and not yet collected
     };
 
-    std::size_t area_offset(std::size_t index) const { return (index % slots_.size()) * layout_.total; }
+    std::size_t area_offset(std::size_t index) const {
+        return (index % slots_.size()) * layout_.total;
+    }
 
     void upload(const DeviceBuffer& destination, const Picture& picture) {
         copy_async(destination.data(), picture.data(), picture.size_bytes(), upload_.get());
         transfers_.count_upload(picture.size_bytes());
     }
 
-    void enqueue_frame(Slot& slot, std::size_t offset, const FramePair& pair, const std::vector<bool>& run) {
-        upload_.wait(slot.done.get());  // the slot's previous frame no longer reads its device frame
+    void enqueue_frame(Slot& slot, std::size_t offset, const FramePair& pair,
+                       const std::vector<bool>& run) {
+        upload_.wait(
+            slot.done.get());  // the slot's previous frame no longer reads its device frame
         upload(slot.distorted, pair.distorted);
         if (upload_reference_) upload(slot.reference, pair.reference);
         slot.uploaded.record(upload_);
         slot.held = upload_reference_ ? pair : FramePair{{}, pair.distorted};
 
         compute_.wait(slot.uploaded.get());
-        const DeviceFrame frame{format_, upload_reference_ ? slot.reference.data() : nullptr, slot.distorted.data(),
-                                pair.index};
+        const DeviceFrame frame{format_, upload_reference_ ? slot.reference.data() : nullptr,
+                                slot.distorted.data(), pair.index};
         std::byte* device_area = device_results_.data() + offset;
         for (std::size_t k = 0; k < features_.size(); ++k)
-            if (run[k]) features_[k]->enqueue(frame, device_area + layout_.offsets[k], compute_.get());
+            if (run[k])
+                features_[k]->enqueue(frame, device_area + layout_.offsets[k], compute_.get());
         copy_async(host_results_.data() + offset, device_area, layout_.total, compute_.get());
         transfers_.count_readback(layout_.total);
         ++transfers_.frames;
@@ -174,14 +184,15 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Executor> make_executor(std::vector<Feature*> features, int gpu, const VideoFormat& format,
-                                        bool reference_available) {
+std::unique_ptr<Executor> make_executor(std::vector<Feature*> features, int gpu,
+                                        const VideoFormat& format, bool reference_available) {
     // The session's reference may be there for CPU features alone: upload it only if a CUDA
     // twin reads it.
-    const bool upload_reference = reference_available && std::any_of(features.begin(), features.end(), [](const Feature* f) {
-                                      return f->uses_reference();
-                                  });
-    return std::make_unique<CudaExecutor>(as_cuda_features(features), gpu, format, upload_reference);
+    const bool upload_reference =
+        reference_available && std::any_of(features.begin(), features.end(),
+                                           [](const Feature* f) { return f->uses_reference(); });
+    return std::make_unique<CudaExecutor>(as_cuda_features(features), gpu, format,
+                                          upload_reference);
 }
 
 }  // namespace vq::cuda

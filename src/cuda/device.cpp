@@ -49,8 +49,9 @@ Device::Device(int ordinal) : ordinal_(ordinal) {
     const int arch = architecture(ordinal);
     const int needed = built_architecture_floor();
     if (arch < needed)
-        throw usage_error(fmt::format("--gpu {}: {} has compute capability {}.{}; this vq's CUDA kernels need {}.{} or newer",
-                                      ordinal, name_, arch / 100, arch / 10 % 10, needed / 100, needed / 10 % 10));
+        throw usage_error(fmt::format(
+            "--gpu {}: {} has compute capability {}.{}; this vq's CUDA kernels need {}.{} or newer",
+            ordinal, name_, arch / 100, arch / 10 % 10, needed / 100, needed / 10 % 10));
     make_current();  // since CUDA 12 this also creates the context: now, not inside a frame
 }
 

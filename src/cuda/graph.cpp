@@ -34,6 +34,8 @@ GraphExec GraphExec::capture(cudaStream_t stream, const std::function<void()>& e
     return GraphExec(executable);
 }
 
-void GraphExec::launch(cudaStream_t stream) const { VQ_CUDA_CHECK(cudaGraphLaunch(handle_, stream)); }
+void GraphExec::launch(cudaStream_t stream) const {
+    VQ_CUDA_CHECK(cudaGraphLaunch(handle_, stream));
+}
 
 }  // namespace vq::cuda

@@ -6,7 +6,8 @@ namespace vq::cuda {
 
 void* DeviceMemory::allocate(std::size_t bytes) {
     void* memory = nullptr;
-    check_allocation(cudaMalloc(&memory, bytes), "cudaMalloc (device memory)", bytes, __FILE__, __LINE__);
+    check_allocation(cudaMalloc(&memory, bytes), "cudaMalloc (device memory)", bytes, __FILE__,
+                     __LINE__);
     return memory;
 }
 
@@ -14,8 +15,8 @@ void DeviceMemory::release(void* memory) noexcept { cudaFree(memory); }
 
 void* PinnedMemory::allocate(std::size_t bytes) {
     void* memory = nullptr;
-    check_allocation(cudaHostAlloc(&memory, bytes, cudaHostAllocPortable), "cudaHostAlloc (pinned host memory)",
-                     bytes, __FILE__, __LINE__);
+    check_allocation(cudaHostAlloc(&memory, bytes, cudaHostAllocPortable),
+                     "cudaHostAlloc (pinned host memory)", bytes, __FILE__, __LINE__);
     return memory;
 }
 
@@ -33,7 +34,8 @@ void zero_bytes_async(void* to, std::size_t bytes, cudaStream_t stream) {
     VQ_CUDA_CHECK(cudaMemsetAsync(to, 0, bytes, stream));
 }
 
-void copy_bytes_to_symbol_async(const void* symbol, const void* from, std::size_t bytes, cudaStream_t stream) {
+void copy_bytes_to_symbol_async(const void* symbol, const void* from, std::size_t bytes,
+                                cudaStream_t stream) {
     VQ_CUDA_CHECK(cudaMemcpyToSymbolAsync(symbol, from, bytes, 0, cudaMemcpyHostToDevice, stream));
 }
 

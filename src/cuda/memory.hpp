@@ -21,7 +21,7 @@ struct DeviceMemory {  // on the current device
     static void release(void* memory) noexcept;
 };
 struct PinnedMemory {  // page-locked host memory that every device can copy from and to
-    static void* allocate(std::size_t bytes);  // asynchronously ("portable": it stays pinned
+    static void* allocate(std::size_t bytes);    // asynchronously ("portable": it stays pinned
     static void release(void* memory) noexcept;  // whichever thread or context allocated it)
 };
 
@@ -65,7 +65,8 @@ using PinnedBuffer = PinnedArray<std::byte>;
 void copy_bytes(void* to, const void* from, std::size_t bytes);
 void copy_bytes_async(void* to, const void* from, std::size_t bytes, cudaStream_t stream);
 void zero_bytes_async(void* to, std::size_t bytes, cudaStream_t stream);
-void copy_bytes_to_symbol_async(const void* symbol, const void* from, std::size_t bytes, cudaStream_t stream);
+void copy_bytes_to_symbol_async(const void* symbol, const void* from, std::size_t bytes,
+                                cudaStream_t stream);
 
 // `count` elements from `from` to `to`, host or device either way; synchronous.
 template <typename T>
@@ -89,7 +90,8 @@ void zero_async(T* to, std::size_t count, cudaStream_t stream) {
 // Sets a __constant__ array to `values` on `stream`. The array is named in the file that defines
 // it (its host-side address is what the runtime registered); `values` must outlive the copy.
 template <typename T, std::size_t N>
-void copy_to_symbol_async(T (&symbol)[N], std::type_identity_t<std::span<const T, N>> values, cudaStream_t stream) {
+void copy_to_symbol_async(T (&symbol)[N], std::type_identity_t<std::span<const T, N>> values,
+                          cudaStream_t stream) {
     copy_bytes_to_symbol_async(&symbol, values.data(), sizeof(symbol), stream);
 }
 

@@ -10,8 +10,9 @@ FrameBuffer PinnedPool::acquire(std::size_t bytes) {
     PinnedBuffer* buffer = nullptr;
     {
         std::lock_guard lock(mutex_);
-        const auto fits = std::find_if(idle_.begin(), idle_.end(),
-                                       [bytes](const PinnedBuffer* idle) { return idle->size() == bytes; });
+        const auto fits =
+            std::find_if(idle_.begin(), idle_.end(),
+                         [bytes](const PinnedBuffer* idle) { return idle->size() == bytes; });
         if (fits != idle_.end()) {
             buffer = *fits;
             idle_.erase(fits);
@@ -23,7 +24,8 @@ FrameBuffer PinnedPool::acquire(std::size_t bytes) {
         std::lock_guard lock(mutex_);
         buffer = &owned_.emplace_back(std::move(fresh));
     }
-    return FrameBuffer(buffer->data(), [pool = shared_from_this(), buffer](std::byte*) { pool->release(buffer); });
+    return FrameBuffer(buffer->data(),
+                       [pool = shared_from_this(), buffer](std::byte*) { pool->release(buffer); });
 }
 
 PinnedPool::~PinnedPool() {

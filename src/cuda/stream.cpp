@@ -10,14 +10,17 @@ Stream::~Stream() {
     if (handle_) cudaStreamDestroy(handle_);
 }
 
-void Stream::wait(cudaEvent_t event) const { VQ_CUDA_CHECK(cudaStreamWaitEvent(handle_, event, 0)); }
+void Stream::wait(cudaEvent_t event) const {
+    VQ_CUDA_CHECK(cudaStreamWaitEvent(handle_, event, 0));
+}
 
 void Stream::synchronize() const { cuda::synchronize(handle_); }
 
 void synchronize(cudaStream_t stream) { VQ_CUDA_CHECK(cudaStreamSynchronize(stream)); }
 
 Event::Event(Timing timing) {
-    const unsigned flags = cudaEventBlockingSync | (timing == Timing::on ? 0u : unsigned(cudaEventDisableTiming));
+    const unsigned flags =
+        cudaEventBlockingSync | (timing == Timing::on ? 0u : unsigned(cudaEventDisableTiming));
     VQ_CUDA_CHECK(cudaEventCreateWithFlags(&handle_, flags));
 }
 

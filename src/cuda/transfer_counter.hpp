@@ -26,8 +26,10 @@ struct TransferCounter {
     }
 
     std::string summary(int gpu) const {
-        return fmt::format("vq: cuda transfers on GPU {}: {} frames, {} uploads ({} bytes), {} readbacks ({} bytes)",
-                           gpu, frames, uploads, upload_bytes, readbacks, readback_bytes);
+        return fmt::format(
+            "vq: cuda transfers on GPU {}: {} frames, {} uploads ({} bytes), {} readbacks ({} "
+            "bytes)",
+            gpu, frames, uploads, upload_bytes, readbacks, readback_bytes);
     }
 };
 

@@ -84,7 +84,8 @@ public:
     // scoring it); more workers on cheap features can outrun one reader, so every two workers get
     // a reader and a frame, up to the readers' default.
     ReadAheadPlan read_ahead_plan() const override {
-        const unsigned readers = std::clamp((unsigned(threads_) + 1) / 2, 1u, default_read_threads());
+        const unsigned readers =
+            std::clamp((unsigned(threads_) + 1) / 2, 1u, default_read_threads());
         return {readers, readers};
     }
 

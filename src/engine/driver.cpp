@@ -11,12 +11,14 @@ void check_compatible(const FrameSource& reference, const FrameSource& distorted
     const VideoFormat& b = distorted.format();
     std::vector<std::string> problems;
     if (a.width != b.width || a.height != b.height)
-        problems.push_back(fmt::format("sizes differ ({}x{} vs {}x{}; --scale {}x{} scales the distorted video)",
-                                       a.width, a.height, b.width, b.height, a.width, a.height));
+        problems.push_back(
+            fmt::format("sizes differ ({}x{} vs {}x{}; --scale {}x{} scales the distorted video)",
+                        a.width, a.height, b.width, b.height, a.width, a.height));
     if (a.bit_depth != b.bit_depth)
         problems.push_back(fmt::format("bit depths differ ({} vs {})", a.bit_depth, b.bit_depth));
     if (a.chroma != b.chroma)
-        problems.push_back(fmt::format("chroma formats differ ({} vs {})", to_string(a.chroma), to_string(b.chroma)));
+        problems.push_back(fmt::format("chroma formats differ ({} vs {})", to_string(a.chroma),
+                                       to_string(b.chroma)));
     if (!problems.empty())
         throw runtime_error(fmt::format("'{}' and '{}' cannot be compared: {}", reference.path(),
                                         distorted.path(), fmt::join(problems, "; ")));
@@ -51,8 +53,9 @@ ScoreTable run_frame_loop(Session& session, FrameSource* reference, FrameSource&
         if (progress) progress(index);
     }
     if (index == 0)
-        throw runtime_error(fmt::format("no frames to score in '{}'{}", distorted.path(),
-                                        loop.skip_distorted || loop.skip_reference ? " after skipping" : ""));
+        throw runtime_error(
+            fmt::format("no frames to score in '{}'{}", distorted.path(),
+                        loop.skip_distorted || loop.skip_reference ? " after skipping" : ""));
     return session.finish();
 }
 

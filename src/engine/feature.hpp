@@ -115,35 +115,47 @@ public:
     std::size_t block_bytes() const override { return sizeof(RawBlock); }
 
     bool uses_reference() const override {
-        if constexpr (requires { scorer_.uses_reference(); }) return scorer_.uses_reference();
-        else return true;
+        if constexpr (requires { scorer_.uses_reference(); })
+            return scorer_.uses_reference();
+        else
+            return true;
     }
     bool every_frame() const override {
-        if constexpr (requires { scorer_.every_frame(); }) return scorer_.every_frame();
-        else return false;
+        if constexpr (requires { scorer_.every_frame(); })
+            return scorer_.every_frame();
+        else
+            return false;
     }
     int history() const override {
-        if constexpr (requires { scorer_.history(); }) return scorer_.history();
-        else return 0;
+        if constexpr (requires { scorer_.history(); })
+            return scorer_.history();
+        else
+            return 0;
     }
 
     void finish(std::span<const std::byte> bytes, std::span<double> scores) override {
-        if constexpr (std::is_same_v<RawBlock, Block>) scorer_.finish(block_as<Block>(bytes), scores);
+        if constexpr (std::is_same_v<RawBlock, Block>)
+            scorer_.finish(block_as<Block>(bytes), scores);
         else if constexpr (requires { to_block(block_as<RawBlock>(bytes), scorer_); })
             scorer_.finish(to_block(block_as<RawBlock>(bytes), scorer_), scores);
-        else scorer_.finish(to_block(block_as<RawBlock>(bytes)), scores);
+        else
+            scorer_.finish(to_block(block_as<RawBlock>(bytes)), scores);
     }
 
     std::vector<std::string> flushed_outputs() const override {
-        if constexpr (requires { scorer_.flushed_outputs(); }) return scorer_.flushed_outputs();
-        else return {};
+        if constexpr (requires { scorer_.flushed_outputs(); })
+            return scorer_.flushed_outputs();
+        else
+            return {};
     }
     void flush(std::span<std::vector<double>> columns) override {
         if constexpr (requires { scorer_.flush(columns); }) scorer_.flush(columns);
     }
     std::vector<Aggregate> aggregates() const override {
-        if constexpr (requires { scorer_.aggregates(); }) return scorer_.aggregates();
-        else return {};
+        if constexpr (requires { scorer_.aggregates(); })
+            return scorer_.aggregates();
+        else
+            return {};
     }
 
     const Scorer& scorer() const { return scorer_; }

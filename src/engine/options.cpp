@@ -87,10 +87,14 @@ std::string value_text(const OptionValue& value) {
     return std::visit(
         [](const auto& v) -> std::string {
             using T = std::decay_t<decltype(v)>;
-            if constexpr (std::is_same_v<T, bool>) return v ? "true" : "false";
-            else if constexpr (std::is_same_v<T, std::int64_t>) return std::to_string(v);
-            else if constexpr (std::is_same_v<T, double>) return format_g(v);
-            else return v;
+            if constexpr (std::is_same_v<T, bool>)
+                return v ? "true" : "false";
+            else if constexpr (std::is_same_v<T, std::int64_t>)
+                return std::to_string(v);
+            else if constexpr (std::is_same_v<T, double>)
+                return format_g(v);
+            else
+                return v;
         },
         value);
 }
@@ -108,10 +112,12 @@ FeatureRequest parse_feature_request(std::string_view text) {
         const auto colon = rest.find(':');
         const std::string_view item = rest.substr(0, colon);
         const auto eq = item.find('=');
-        if (eq == std::string_view::npos || eq == 0 || item.find('=', eq + 1) != std::string_view::npos)
+        if (eq == std::string_view::npos || eq == 0 ||
+            item.find('=', eq + 1) != std::string_view::npos)
             throw usage_error(fmt::format("feature '{}': bad option '{}' (expected key=value)",
                                           request.name, item));
-        request.options.emplace_back(std::string(item.substr(0, eq)), std::string(item.substr(eq + 1)));
+        request.options.emplace_back(std::string(item.substr(0, eq)),
+                                     std::string(item.substr(eq + 1)));
         if (colon == std::string_view::npos) break;
         rest = rest.substr(colon + 1);
     }
@@ -121,14 +127,16 @@ FeatureRequest parse_feature_request(std::string_view text) {
 OptionValues bind_options(std::string_view feature, std::span<const OptionSpec> table,
                           const std::vector<std::pair<std::string, std::string>>& options) {
     OptionValues values;
-    for (const auto& spec : table) values.entries_.emplace(spec.key, OptionValues::Entry{&spec, spec.default_value});
+    for (const auto& spec : table)
+        values.entries_.emplace(spec.key, OptionValues::Entry{&spec, spec.default_value});
     for (const auto& [key, text] : options) {
         const auto it = values.entries_.find(key);
         if (it == values.entries_.end()) {
             std::vector<std::string> known;
             for (const auto& spec : table) known.push_back(spec.key);
-            throw usage_error(fmt::format("feature '{}': unknown option '{}' (known: {})", feature, key,
-                                          known.empty() ? "none" : fmt::format("{}", fmt::join(known, ", "))));
+            throw usage_error(
+                fmt::format("feature '{}': unknown option '{}' (known: {})", feature, key,
+                            known.empty() ? "none" : fmt::format("{}", fmt::join(known, ", "))));
         }
         it->second.value = parse_value(feature, *it->second.spec, text);  // later values win
     }
@@ -142,8 +150,12 @@ const OptionValues::Entry& OptionValues::entry(std::string_view key) const {
 }
 
 bool OptionValues::get_bool(std::string_view key) const { return std::get<bool>(entry(key).value); }
-std::int64_t OptionValues::get_int(std::string_view key) const { return std::get<std::int64_t>(entry(key).value); }
-double OptionValues::get_double(std::string_view key) const { return std::get<double>(entry(key).value); }
+std::int64_t OptionValues::get_int(std::string_view key) const {
+    return std::get<std::int64_t>(entry(key).value);
+}
+double OptionValues::get_double(std::string_view key) const {
+    return std::get<double>(entry(key).value);
+}
 const std::string& OptionValues::get_string(std::string_view key) const {
     return std::get<std::string>(entry(key).value);
 }
@@ -157,8 +169,9 @@ std::string OptionValues::output_suffix() const {
     for (const auto& [key, e] : entries_)  // std::map: byte order of the keys, as libvmaf sorts
         if (!e.spec->alias.empty() && e.value != e.spec->default_value)
             // A boolean switched on from its default names itself alone (`_mffw`), as libvmaf's do.
-            suffix += std::holds_alternative<bool>(e.value) ? "_" + e.spec->alias
-                                                            : "_" + e.spec->alias + "_" + value_text(e.value);
+            suffix += std::holds_alternative<bool>(e.value)
+                          ? "_" + e.spec->alias
+                          : "_" + e.spec->alias + "_" + value_text(e.value);
     return suffix;
 }
 
@@ -172,14 +185,16 @@ std::string describe_option(const OptionSpec& spec) {
     std::string kind;
     switch (spec.type) {
     case OptionType::boolean: kind = "bool"; break;
-    case OptionType::integer: kind = fmt::format("int {}..{}", std::int64_t(spec.min), std::int64_t(spec.max)); break;
+    case OptionType::integer:
+        kind = fmt::format("int {}..{}", std::int64_t(spec.min), std::int64_t(spec.max));
+        break;
     case OptionType::real: kind = fmt::format("double {:g}..{:g}", spec.min, spec.max); break;
     case OptionType::text:
         kind = spec.choices.empty() ? "string" : fmt::format("{}", fmt::join(spec.choices, "|"));
         break;
     }
-    return fmt::format("{:<26} {:<22} default {:<8} {}", spec.key, kind, value_text(spec.default_value),
-                       spec.description);
+    return fmt::format("{:<26} {:<22} default {:<8} {}", spec.key, kind,
+                       value_text(spec.default_value), spec.description);
 }
 
 }  // namespace vq

@@ -11,12 +11,8 @@ namespace vq {
 
 const std::vector<FeatureDefinition>& feature_registry() {
     static const std::vector<FeatureDefinition> registry = {
-        psnr::definition(),
-        adm::definition(),
-        motion::definition(),
-        cambi::definition(),
-        ciede::definition(),
-        vif::definition(),
+        psnr::definition(),  adm::definition(),   motion::definition(),
+        cambi::definition(), ciede::definition(), vif::definition(),
     };
     return registry;
 }

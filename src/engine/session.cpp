@@ -105,10 +105,12 @@ void Session::add_feature(std::string_view text) {
 void Session::Impl::add_request(const FeatureRequest& request) {
     const FeatureLookup lookup = find_feature(request.name);
     if (!lookup.definition)
-        throw usage_error(fmt::format("unknown feature '{}' (vq --list-features lists them)", request.name));
+        throw usage_error(
+            fmt::format("unknown feature '{}' (vq --list-features lists them)", request.name));
     OptionValues options = bind_options(request.name, lookup.definition->options, request.options);
     for (const Request& existing : requests)
-        if (existing.definition == lookup.definition && existing.options.canonical() == options.canonical() &&
+        if (existing.definition == lookup.definition &&
+            existing.options.canonical() == options.canonical() &&
             existing.cuda_twin_required == lookup.cuda_twin_required)
             return;  // the same request twice: libvmaf keeps the first
     requests.push_back({lookup.definition, std::move(options), lookup.cuda_twin_required});
@@ -154,9 +156,11 @@ void Session::Impl::choose_twins(Backend backend) {
         if (want_cuda && def.make_cuda) {
             bound.feature = def.make_cuda(request.options);
         } else if (request.cuda_twin_required) {
-            throw usage_error(VQ_WITH_CUDA
-                                  ? fmt::format("feature '{}' has no CUDA twin", def.name)
-                                  : fmt::format("feature '{}_cuda' needs CUDA, but this vq was built without it", def.name));
+            throw usage_error(
+                VQ_WITH_CUDA
+                    ? fmt::format("feature '{}' has no CUDA twin", def.name)
+                    : fmt::format("feature '{}_cuda' needs CUDA, but this vq was built without it",
+                                  def.name));
         } else {
             auto cpu = def.make_cpu(request.options);
             bound.cpu = cpu.get();
@@ -169,7 +173,8 @@ void Session::Impl::choose_twins(Backend backend) {
 void Session::Impl::check_cuda_device() const {
     const auto first_on_cuda = std::find_if(features.begin(), features.end(), on_cuda);
     if (first_on_cuda != features.end() && cuda_devices() == 0)
-        throw usage_error(fmt::format("feature '{}' needs a CUDA device, and none is usable", first_on_cuda->name));
+        throw usage_error(fmt::format("feature '{}' needs a CUDA device, and none is usable",
+                                      first_on_cuda->name));
 }
 
 // Initialises every twin for the format, then asks what the run as a whole needs of the input.
@@ -202,7 +207,8 @@ void Session::Impl::make_executors() {
     }
     if (!cuda_features.empty()) {
 #if VQ_WITH_CUDA
-        executors.push_back(cuda::make_executor(cuda_features, config.gpu, format, needs_reference));
+        executors.push_back(
+            cuda::make_executor(cuda_features, config.gpu, format, needs_reference));
         layouts.emplace_back(cuda_sizes);
 #endif
     }
@@ -221,9 +227,11 @@ void Session::Impl::write_receipts() {
     std::vector<std::string> backends_used;
     for (const Bound& bound : features) {
         std::vector<std::string> outputs = bound.feature->outputs();
-        for (std::string& output : bound.feature->flushed_outputs()) outputs.push_back(std::move(output));
+        for (std::string& output : bound.feature->flushed_outputs())
+            outputs.push_back(std::move(output));
         receipts.push_back({bound.name, to_string(bound.feature->backend()), std::move(outputs)});
-        if (std::find(backends_used.begin(), backends_used.end(), receipts.back().backend) == backends_used.end())
+        if (std::find(backends_used.begin(), backends_used.end(), receipts.back().backend) ==
+            backends_used.end())
             backends_used.push_back(receipts.back().backend);
     }
     table.backend_used = fmt::format("{}", fmt::join(backends_used, "+"));
@@ -235,12 +243,14 @@ void Session::Impl::write_receipts() {
 void Session::Impl::add_columns() {
     const auto add = [&](const Bound& bound, const std::string& output) {
         if (table.find(output))
-            throw usage_error(fmt::format("feature '{}' would write '{}' a second time; request it once",
-                                          bound.name, output));
+            throw usage_error(
+                fmt::format("feature '{}' would write '{}' a second time; request it once",
+                            bound.name, output));
         return table.add_column(output);
     };
     for (Bound& bound : features)
-        for (const std::string& output : bound.feature->outputs()) bound.columns.push_back(add(bound, output));
+        for (const std::string& output : bound.feature->outputs())
+            bound.columns.push_back(add(bound, output));
     for (Bound& bound : features)
         for (const std::string& output : bound.feature->flushed_outputs())
             bound.flushed_columns.push_back(add(bound, output));
@@ -249,13 +259,16 @@ void Session::Impl::add_columns() {
         for (const model::ModelFeature& feature : run.set.main.features) {
             const auto column = table.find(feature.column);
             if (!column)
-                throw std::logic_error(fmt::format("model feature '{}' has no column '{}'", feature.name, feature.column));
+                throw std::logic_error(fmt::format("model feature '{}' has no column '{}'",
+                                                   feature.name, feature.column));
             run.feature_columns.push_back(*column);
         }
         for (const std::string& output : model::output_names(run.set)) {
             if (table.find(output))
-                throw usage_error(fmt::format("model '{}' would write '{}' a second time; give it another name= "
-                                              "or request it once", run.set.main.name, output));
+                throw usage_error(
+                    fmt::format("model '{}' would write '{}' a second time; give it another name= "
+                                "or request it once",
+                                run.set.main.name, output));
             run.output_columns.push_back(table.add_column(output));
         }
     }
@@ -305,8 +318,10 @@ void Session::Impl::commit_oldest() {
         if (!run[k]) continue;
         Bound& bound = features[k];
         scores.assign(bound.columns.size(), 0.0);
-        bound.feature->finish(layouts[bound.executor].block(areas[bound.executor], bound.slot), scores);
-        for (std::size_t c = 0; c < bound.columns.size(); ++c) table.set(bound.columns[c], index, scores[c]);
+        bound.feature->finish(layouts[bound.executor].block(areas[bound.executor], bound.slot),
+                              scores);
+        for (std::size_t c = 0; c < bound.columns.size(); ++c)
+            table.set(bound.columns[c], index, scores[c]);
     }
     ++committed;
 }
@@ -319,7 +334,8 @@ void Session::Impl::flush_features() {
         bound.feature->flush(columns);
         for (std::size_t c = 0; c < columns.size(); ++c)
             for (std::size_t frame = 0; frame < pushed; ++frame)
-                if (!std::isnan(columns[c][frame])) table.set(bound.flushed_columns[c], frame, columns[c][frame]);
+                if (!std::isnan(columns[c][frame]))
+                    table.set(bound.flushed_columns[c], frame, columns[c][frame]);
     }
 }
 
@@ -339,7 +355,8 @@ void Session::Impl::predict_models() {
             }
             if (!complete) continue;
             model::predict_frame(run.set, inputs, outputs);
-            for (std::size_t c = 0; c < outputs.size(); ++c) table.set(run.output_columns[c], frame, outputs[c]);
+            for (std::size_t c = 0; c < outputs.size(); ++c)
+                table.set(run.output_columns[c], frame, outputs[c]);
         }
     }
 }
@@ -348,9 +365,11 @@ void Session::push(FramePair pair) {
     Impl& s = *impl_;
     if (!s.started || s.finished) throw usage_error("push() needs a started, unfinished session");
     if (pair.distorted.empty() || pair.distorted.format() != s.format)
-        throw usage_error(fmt::format("frame {}: distorted picture is not {}", s.pushed, describe(s.format)));
+        throw usage_error(
+            fmt::format("frame {}: distorted picture is not {}", s.pushed, describe(s.format)));
     if (s.needs_reference && (pair.reference.empty() || pair.reference.format() != s.format))
-        throw usage_error(fmt::format("frame {}: reference picture is not {}", s.pushed, describe(s.format)));
+        throw usage_error(
+            fmt::format("frame {}: reference picture is not {}", s.pushed, describe(s.format)));
     if (s.pushed == 0) s.first_push = std::chrono::steady_clock::now();
 
     const std::size_t index = s.pushed;
@@ -390,7 +409,8 @@ ScoreTable Session::finish() {
     s.flush_features();
     s.predict_models();
     for (const Bound& bound : s.features)
-        for (const auto& [name, value] : bound.feature->aggregates()) s.table.add_aggregate(name, value);
+        for (const auto& [name, value] : bound.feature->aggregates())
+            s.table.add_aggregate(name, value);
     for (std::size_t k = 0; k < s.features.size(); ++k)  // one receipt per feature, in order
         s.receipts[k].notes = s.table.receipts[k].notes = s.features[k].feature->receipt_notes();
     const double seconds =
@@ -404,7 +424,8 @@ const std::vector<FeatureReceipt>& Session::receipts() const { return impl_->rec
 std::string describe_features() {
     std::string text;
     for (const FeatureDefinition& def : feature_registry()) {
-        text += fmt::format("{}{}: {}\n", def.name, def.make_cuda ? " (cpu, cuda)" : " (cpu)", def.description);
+        text += fmt::format("{}{}: {}\n", def.name, def.make_cuda ? " (cpu, cuda)" : " (cpu)",
+                            def.description);
         for (const OptionSpec& spec : def.options) text += "    " + describe_option(spec) + "\n";
     }
     return text;

@@ -55,7 +55,8 @@ std::optional<std::string> unsupported_reason(const AVPixFmtDescriptor& desc) {
 }
 
 template <typename Sample>
-void gather(const AVFrame& frame, const AVPixFmtDescriptor& desc, int c, Sample* dest, int width, int height) {
+void gather(const AVFrame& frame, const AVPixFmtDescriptor& desc, int c, Sample* dest, int width,
+            int height) {
     const AVComponentDescriptor& comp = desc.comp[c];
     const std::uint8_t* base = frame.data[comp.plane] + comp.offset;
     const std::ptrdiff_t stride = frame.linesize[comp.plane];
@@ -67,14 +68,16 @@ void gather(const AVFrame& frame, const AVPixFmtDescriptor& desc, int c, Sample*
     // Planar samples stored as the Picture stores them: whole rows at once.
     if (step == int(sizeof(Sample)) && shift == 0 && wide == (sizeof(Sample) == 2) && !big_endian) {
         for (int y = 0; y < height; ++y)
-            std::memcpy(dest + std::size_t(y) * width, base + y * stride, std::size_t(width) * sizeof(Sample));
+            std::memcpy(dest + std::size_t(y) * width, base + y * stride,
+                        std::size_t(width) * sizeof(Sample));
         return;
     }
     for (int y = 0; y < height; ++y) {
         const std::uint8_t* in = base + y * stride;
         Sample* out = dest + std::size_t(y) * width;
         if (!wide) {
-            for (int x = 0; x < width; ++x) out[x] = Sample((in[std::ptrdiff_t(x) * step] >> shift) & mask);
+            for (int x = 0; x < width; ++x)
+                out[x] = Sample((in[std::ptrdiff_t(x) * step] >> shift) & mask);
         } else if (!big_endian) {
             for (int x = 0; x < width; ++x) {
                 const std::uint8_t* p = in + std::ptrdiff_t(x) * step;
@@ -91,7 +94,8 @@ void gather(const AVFrame& frame, const AVPixFmtDescriptor& desc, int c, Sample*
 
 }  // namespace
 
-std::optional<VideoFormat> picture_format(AVPixelFormat format, int width, int height, std::string& why) {
+std::optional<VideoFormat> picture_format(AVPixelFormat format, int width, int height,
+                                          std::string& why) {
     const AVPixFmtDescriptor* desc = av_pix_fmt_desc_get(format);
     if (!desc) {
         why = fmt::format("{} is unknown to FFmpeg", pixel_format_name(format));
@@ -103,7 +107,7 @@ std::optional<VideoFormat> picture_format(AVPixelFormat format, int width, int h
     }
     VideoFormat result{width, height, desc->comp[0].depth, ChromaFormat::yuv400};
     if (colour_components(*desc) == 3)
-        result.chroma = desc->log2_chroma_w == 0 ? ChromaFormat::yuv444
+        result.chroma = desc->log2_chroma_w == 0   ? ChromaFormat::yuv444
                         : desc->log2_chroma_h == 0 ? ChromaFormat::yuv422
                                                    : ChromaFormat::yuv420;
     return result;
@@ -126,10 +130,10 @@ void copy_frame(const AVFrame& frame, Picture& picture) {
 AVPixelFormat planar_pixel_format(const VideoFormat& format) {
     std::string name;
     switch (format.chroma) {
-        case ChromaFormat::yuv420: name = "yuv420p"; break;
-        case ChromaFormat::yuv422: name = "yuv422p"; break;
-        case ChromaFormat::yuv444: name = "yuv444p"; break;
-        case ChromaFormat::yuv400: name = "gray"; break;
+    case ChromaFormat::yuv420: name = "yuv420p"; break;
+    case ChromaFormat::yuv422: name = "yuv422p"; break;
+    case ChromaFormat::yuv444: name = "yuv444p"; break;
+    case ChromaFormat::yuv400: name = "gray"; break;
     }
     if (format.bit_depth > 8) name += fmt::format("{}le", format.bit_depth);
     return av_get_pix_fmt(name.c_str());

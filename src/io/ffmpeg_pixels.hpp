@@ -26,7 +26,8 @@ namespace vq::ffmpeg {
 
 // The Picture format that frames of this pixel format and size become, or nullopt with the reason
 // in `why` ("pixel format rgb24 is RGB ...").
-std::optional<VideoFormat> picture_format(AVPixelFormat format, int width, int height, std::string& why);
+std::optional<VideoFormat> picture_format(AVPixelFormat format, int width, int height,
+                                          std::string& why);
 
 // Copies a decoded frame (whose format and size map to `picture.format()`) into the picture.
 void copy_frame(const AVFrame& frame, Picture& picture);

@@ -43,7 +43,8 @@ FramePtr aligned_frame(AVPixelFormat format, int width, int height) {
     frame->width = width;
     frame->height = height;
     if (const int got = av_frame_get_buffer(frame.get(), 0); got < 0)
-        throw runtime_error(fmt::format("--scale: cannot allocate a {}x{} frame: {}", width, height, error_text(got)));
+        throw runtime_error(fmt::format("--scale: cannot allocate a {}x{} frame: {}", width, height,
+                                        error_text(got)));
     return frame;
 }
 
@@ -57,13 +58,15 @@ public:
         format_.height = spec.height;
         if (in.width == spec.width && in.height == spec.height) return;  // nothing to do
         const AVPixelFormat pixels = planar_pixel_format(in);
-        if (pixels == AV_PIX_FMT_NONE || !sws_isSupportedInput(pixels) || !sws_isSupportedOutput(pixels))
-            throw usage_error(fmt::format("--scale: libswscale cannot scale '{}' ({})", source_->path(), describe(in)));
+        if (pixels == AV_PIX_FMT_NONE || !sws_isSupportedInput(pixels) ||
+            !sws_isSupportedOutput(pixels))
+            throw usage_error(fmt::format("--scale: libswscale cannot scale '{}' ({})",
+                                          source_->path(), describe(in)));
         context_.reset(sws_getContext(in.width, in.height, pixels, spec.width, spec.height, pixels,
                                       filter_flag(spec.filter), nullptr, nullptr, nullptr));
         if (!context_)
-            throw runtime_error(fmt::format("--scale: libswscale cannot scale {} to {}x{} with {}", describe(in),
-                                            spec.width, spec.height, spec.filter));
+            throw runtime_error(fmt::format("--scale: libswscale cannot scale {} to {}x{} with {}",
+                                            describe(in), spec.width, spec.height, spec.filter));
         input_ = aligned_frame(pixels, in.width, in.height);
         output_ = aligned_frame(pixels, spec.width, spec.height);
     }
@@ -77,12 +80,15 @@ public:
         const VideoFormat& in = source_->format();
         for (int c = 0; c < in.plane_count(); ++c) {
             const std::size_t row_bytes = std::size_t(in.plane_width(c)) * in.bytes_per_sample();
-            av_image_copy_plane(input_->data[c], input_->linesize[c],
-                                reinterpret_cast<const std::uint8_t*>(picture->data() + in.plane_offset(c)),
-                                int(row_bytes), int(row_bytes), in.plane_height(c));
+            av_image_copy_plane(
+                input_->data[c], input_->linesize[c],
+                reinterpret_cast<const std::uint8_t*>(picture->data() + in.plane_offset(c)),
+                int(row_bytes), int(row_bytes), in.plane_height(c));
         }
-        if (const int scaled = sws_scale_frame(context_.get(), output_.get(), input_.get()); scaled < 0)
-            throw runtime_error(fmt::format("'{}': scaling failed: {}", path(), error_text(scaled)));
+        if (const int scaled = sws_scale_frame(context_.get(), output_.get(), input_.get());
+            scaled < 0)
+            throw runtime_error(
+                fmt::format("'{}': scaling failed: {}", path(), error_text(scaled)));
         FrameBuffer buffer = allocator_(format_.frame_bytes());
         if (!buffer) throw std::bad_alloc();
         Picture result(format_, std::move(buffer));
@@ -111,7 +117,8 @@ private:
 
 }  // namespace
 
-std::unique_ptr<FrameSource> scale_frames(std::unique_ptr<FrameSource> source, const ScaleSpec& spec) {
+std::unique_ptr<FrameSource> scale_frames(std::unique_ptr<FrameSource> source,
+                                          const ScaleSpec& spec) {
     return std::make_unique<ScaledSource>(std::move(source), spec);
 }
 

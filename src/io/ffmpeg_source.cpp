@@ -33,7 +33,8 @@ struct MemoryInput {
 
 int read_memory(void* opaque, std::uint8_t* buffer, int size) {
     auto& input = *static_cast<MemoryInput*>(opaque);
-    const std::size_t count = std::min(input.bytes.size() - input.position, std::size_t(std::max(size, 0)));
+    const std::size_t count =
+        std::min(input.bytes.size() - input.position, std::size_t(std::max(size, 0)));
     if (count == 0) return AVERROR_EOF;
     std::memcpy(buffer, input.bytes.data() + input.position, count);
     input.position += count;
@@ -46,12 +47,13 @@ std::int64_t seek_memory(void* opaque, std::int64_t offset, int whence) {
     if (whence & AVSEEK_SIZE) return size;
     std::int64_t base = 0;
     switch (whence & ~AVSEEK_FORCE) {
-        case SEEK_SET: base = 0; break;
-        case SEEK_CUR: base = std::int64_t(input.position); break;
-        case SEEK_END: base = size; break;
-        default: return AVERROR(EINVAL);
+    case SEEK_SET: base = 0; break;
+    case SEEK_CUR: base = std::int64_t(input.position); break;
+    case SEEK_END: base = size; break;
+    default: return AVERROR(EINVAL);
     }
-    if (offset > size || offset < -size || base + offset < 0 || base + offset > size) return AVERROR(EINVAL);
+    if (offset > size || offset < -size || base + offset < 0 || base + offset > size)
+        return AVERROR(EINVAL);
     input.position = std::size_t(base + offset);
     return base + offset;
 }
@@ -70,7 +72,8 @@ public:
         have_frame_ = decode();  // its errors name frame 0
         if (!have_frame_) fail_open("no frame could be decoded");
         std::string why;
-        const auto format = picture_format(AVPixelFormat(frame_->format), frame_->width, frame_->height, why);
+        const auto format =
+            picture_format(AVPixelFormat(frame_->format), frame_->width, frame_->height, why);
         if (!format) fail_open(why);
         format_ = *format;
         try {
@@ -117,7 +120,8 @@ private:
     [[noreturn]] void fail_open(const std::string& problem, int code = 0) const {
         std::string message = fmt::format("cannot read '{}': {}", path_, problem);
         if (code) message += ": " + error_text(code);
-        if (const std::string logged = take_logged_error(); !logged.empty()) message += " (" + logged + ")";
+        if (const std::string logged = take_logged_error(); !logged.empty())
+            message += " (" + logged + ")";
         throw runtime_error(message);
     }
 
@@ -132,7 +136,8 @@ private:
                 avformat_free_context(context);
                 throw std::bad_alloc();
             }
-            io_.reset(avio_alloc_context(buffer, buffer_bytes, 0, memory_.get(), read_memory, nullptr, seek_memory));
+            io_.reset(avio_alloc_context(buffer, buffer_bytes, 0, memory_.get(), read_memory,
+                                         nullptr, seek_memory));
             if (!io_) {
                 av_free(buffer);
                 avformat_free_context(context);
@@ -148,7 +153,8 @@ private:
         }
         // The "file:" prefix keeps a path with a colon from being taken for a URL.
         const std::string url = memory_ ? std::string() : "file:" + path_;
-        const int opened = avformat_open_input(&context, memory_ ? nullptr : url.c_str(), nullptr, options.address());
+        const int opened = avformat_open_input(&context, memory_ ? nullptr : url.c_str(), nullptr,
+                                               options.address());
         if (opened < 0) {  // avformat_open_input has freed the context
             if (opened == AVERROR(ENOENT) || opened == AVERROR(EACCES) || opened == AVERROR(EISDIR))
                 throw runtime_error(fmt::format("cannot open '{}': {}", path_, error_text(opened)));
@@ -183,7 +189,8 @@ private:
 
         codec_.reset(avcodec_alloc_context3(decoder));
         if (!codec_) throw std::bad_alloc();
-        if (const int copied = avcodec_parameters_to_context(codec_.get(), stream_->codecpar); copied < 0)
+        if (const int copied = avcodec_parameters_to_context(codec_.get(), stream_->codecpar);
+            copied < 0)
             fail_open("cannot set up the decoder", copied);
         codec_->pkt_timebase = stream_->time_base;
         codec_->opaque = &log_;
@@ -210,8 +217,10 @@ private:
             AVRational average = stream_->avg_frame_rate;
             if (average.num <= 0 || average.den <= 0) average = rate;
             double seconds = -1;
-            if (stream_->duration > 0) seconds = double(stream_->duration) * av_q2d(stream_->time_base);
-            else if (format_context_->duration > 0) seconds = double(format_context_->duration) / AV_TIME_BASE;
+            if (stream_->duration > 0)
+                seconds = double(stream_->duration) * av_q2d(stream_->time_base);
+            else if (format_context_->duration > 0)
+                seconds = double(format_context_->duration) / AV_TIME_BASE;
             if (seconds > 0 && average.num > 0 && average.den > 0)
                 info_.frame_count = std::size_t(std::llround(seconds * av_q2d(average)));
         }
@@ -261,9 +270,10 @@ private:
         const std::size_t announced = *info_.frame_count;
         const std::size_t slack = count_is_exact_ ? 0 : 1 + announced / 100;
         if (index_ + slack < announced)
-            throw runtime_error(fmt::format("'{}': the video ends after {} frames, but the container announces {}: "
-                                            "the file is truncated or damaged",
-                                            path_, index_, announced));
+            throw runtime_error(
+                fmt::format("'{}': the video ends after {} frames, but the container announces {}: "
+                            "the file is truncated or damaged",
+                            path_, index_, announced));
     }
 
     void release_frame() {
@@ -307,7 +317,8 @@ private:
             if (packet_->stream_index != stream_index_) continue;
             // A short read at the end of a truncated MP4, for one, comes flagged so.
             if (packet_->flags & AV_PKT_FLAG_CORRUPT)
-                fail_frame("the file is truncated or damaged (the container marks this data incomplete)");
+                fail_frame(
+                    "the file is truncated or damaged (the container marks this data incomplete)");
             if (const int sent = avcodec_send_packet(codec_.get(), packet_.get()); sent < 0)
                 fail_frame("decoding failed", sent);
             return;
@@ -317,17 +328,19 @@ private:
     void check_frame() {
         // The first frame fixes the input's format (format_ is not set yet while it is checked).
         if (pixel_format_ != AV_PIX_FMT_NONE &&
-            (frame_->width != format_.width || frame_->height != format_.height || frame_->format != pixel_format_))
-            fail_frame(fmt::format("the picture changes from {}x{} {} to {}x{} {}; vq needs one size and "
-                                   "pixel format per input",
-                                   format_.width, format_.height, pixel_format_name(pixel_format_),
-                                   frame_->width, frame_->height, pixel_format_name(frame_->format)));
+            (frame_->width != format_.width || frame_->height != format_.height ||
+             frame_->format != pixel_format_))
+            fail_frame(
+                fmt::format("the picture changes from {}x{} {} to {}x{} {}; vq needs one size and "
+                            "pixel format per input",
+                            format_.width, format_.height, pixel_format_name(pixel_format_),
+                            frame_->width, frame_->height, pixel_format_name(frame_->format)));
         if ((frame_->flags & AV_FRAME_FLAG_CORRUPT) || frame_->decode_error_flags)
             fail_frame("the decoder reports it corrupt (damaged or missing data)");
     }
 
     std::string path_;
-    LogSink log_;  // outlives the contexts that log into it
+    LogSink log_;                          // outlives the contexts that log into it
     std::unique_ptr<MemoryInput> memory_;  // declared first: outlives the I/O context reading it
     IoContextPtr io_;                      // outlives the format context using it
     FormatContextPtr format_context_;
@@ -354,9 +367,11 @@ std::unique_ptr<FfmpegSource> open_ffmpeg(const std::string& path, const DecodeO
     return std::make_unique<Decoder>(path, nullptr, options);
 }
 
-std::unique_ptr<FfmpegSource> open_ffmpeg_memory(std::span<const std::byte> bytes, const std::string& name,
+std::unique_ptr<FfmpegSource> open_ffmpeg_memory(std::span<const std::byte> bytes,
+                                                 const std::string& name,
                                                  const DecodeOptions& options) {
-    return std::make_unique<Decoder>(name, std::make_unique<MemoryInput>(MemoryInput{bytes, 0}), options);
+    return std::make_unique<Decoder>(name, std::make_unique<MemoryInput>(MemoryInput{bytes, 0}),
+                                     options);
 }
 
 }  // namespace vq

@@ -19,14 +19,15 @@ namespace vq {
 
 struct DecodeOptions {
     unsigned threads = 0;  // decoder threads; 0 lets libavcodec pick (about one per core)
-    long long max_pixels = 0;  // refuse larger pictures before decoding them (the fuzzer); 0: FFmpeg's limit
+    long long max_pixels =
+        0;  // refuse larger pictures before decoding them (the fuzzer); 0: FFmpeg's limit
 };
 
 // What the container says about the stream, for reports and the progress line only.
 struct StreamInfo {
-    long long rate_num = 0, rate_den = 0;  // frames per second as a ratio; 0/0 when unknown
+    long long rate_num = 0, rate_den = 0;    // frames per second as a ratio; 0/0 when unknown
     std::optional<std::size_t> frame_count;  // as stored or estimated from the duration
-    std::string description;  // "h264 (High), yuv420p"
+    std::string description;                 // "h264 (High), yuv420p"
 };
 
 class FfmpegSource : public FrameSource {
@@ -39,11 +40,13 @@ public:
 // not a media file, has no video stream, needs a decoder FFmpeg lacks, decodes to a pixel format
 // vq cannot take exactly, or yields no frame. next() throws, naming the file and the frame, on a
 // read or decode error, a corrupt or truncated frame, or a change of size or pixel format.
-std::unique_ptr<FfmpegSource> open_ffmpeg(const std::string& path, const DecodeOptions& options = {});
+std::unique_ptr<FfmpegSource> open_ffmpeg(const std::string& path,
+                                          const DecodeOptions& options = {});
 
 // The same over bytes in memory (the fuzzer, tests); `name` stands for the file in messages. The
 // bytes must outlive the source.
-std::unique_ptr<FfmpegSource> open_ffmpeg_memory(std::span<const std::byte> bytes, const std::string& name,
+std::unique_ptr<FfmpegSource> open_ffmpeg_memory(std::span<const std::byte> bytes,
+                                                 const std::string& name,
                                                  const DecodeOptions& options = {});
 
 }  // namespace vq

@@ -27,11 +27,13 @@ void log_callback(void* context, int level, const char* format, std::va_list arg
     int print_prefix = 0;  // the "[h264 @ 0x...]" prefix means nothing to a user
     std::va_list copy;
     va_copy(copy, arguments);
-    const int length = av_log_format_line2(context, level, format, copy, line, sizeof line, &print_prefix);
+    const int length =
+        av_log_format_line2(context, level, format, copy, line, sizeof line, &print_prefix);
     va_end(copy);
     if (length <= 0) return;
     std::string text(line);
-    while (!text.empty() && (text.back() == '\n' || text.back() == ' ' || text.back() == '.')) text.pop_back();
+    while (!text.empty() && (text.back() == '\n' || text.back() == ' ' || text.back() == '.'))
+        text.pop_back();
     if (text.empty()) return;
     if (context) {
         // Only contexts whose opaque vq sets (open_ffmpeg's) carry a LogSink there.

@@ -10,8 +10,8 @@
 
 namespace vq {
 
-FileFrameSource::FileFrameSource(InputFile file, const VideoFormat& format,
-                                 std::string_view marker, std::size_t ignored_bytes)
+FileFrameSource::FileFrameSource(InputFile file, const VideoFormat& format, std::string_view marker,
+                                 std::size_t ignored_bytes)
     : file_(std::move(file)),
       format_(format),
       marker_(marker),

@@ -29,7 +29,8 @@ constexpr std::size_t max_read_bytes = std::size_t(1) << 30;
 InputFile::InputFile(std::string path) : path_(std::move(path)) {
     // "-" is standard input (a Y4M stream piped from ffmpeg, say); a duplicate descriptor keeps
     // closing uniform.
-    fd_ = path_ == "-" ? ::fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0) : ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+    fd_ = path_ == "-" ? ::fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0)
+                       : ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd_ < 0)
         throw runtime_error(fmt::format("cannot open '{}': {}", path_, std::strerror(errno)));
     struct stat info {};
@@ -75,8 +76,8 @@ std::size_t InputFile::read_at(std::size_t offset, std::byte* dest, std::size_t 
         if (got > 0) {
             done += static_cast<std::size_t>(got);
         } else if (errno != EINTR) {
-            throw runtime_error(fmt::format("'{}': read error at byte {}: {}", path_,
-                                            offset + done, std::strerror(errno)));
+            throw runtime_error(fmt::format("'{}': read error at byte {}: {}", path_, offset + done,
+                                            std::strerror(errno)));
         }
     }
     return done;
@@ -84,8 +85,8 @@ std::size_t InputFile::read_at(std::size_t offset, std::byte* dest, std::size_t 
 
 void InputFile::seek(std::size_t offset) {
     if (::lseek(fd_, static_cast<off_t>(offset), SEEK_SET) < 0)
-        throw runtime_error(fmt::format("'{}': cannot seek to byte {}: {}", path_, offset,
-                                        std::strerror(errno)));
+        throw runtime_error(
+            fmt::format("'{}': cannot seek to byte {}: {}", path_, offset, std::strerror(errno)));
     offset_ = offset;
     begin_ = end_ = 0;  // the buffered bytes belonged to the old position
 }

@@ -55,14 +55,16 @@ OpenedInput open_video(const std::string& path, const InputOptions& options) {
     if (options.raw) {
         input.source = open_yuv(path, *options.raw, options.on_trailing_bytes);
         input.reader = "raw";
-        if (const auto bytes = file_bytes(path)) input.frame_count = *bytes / options.raw->frame_bytes();
+        if (const auto bytes = file_bytes(path))
+            input.frame_count = *bytes / options.raw->frame_bytes();
         return input;
     }
     // A pipe ("-" for standard input, or <(ffmpeg ... -f yuv4mpegpipe -)) cannot be peeked at
     // and then handed over: Y4M it must be.
     std::error_code error;
-    if (path == "-" || (std::filesystem::exists(path, error) && !std::filesystem::is_regular_file(path, error) &&
-                        !std::filesystem::is_directory(path, error))) {
+    if (path == "-" ||
+        (std::filesystem::exists(path, error) && !std::filesystem::is_regular_file(path, error) &&
+         !std::filesystem::is_directory(path, error))) {
         input.source = open_y4m(path);
         input.reader = "y4m";
         return input;
@@ -74,8 +76,9 @@ OpenedInput open_video(const std::string& path, const InputOptions& options) {
         try {
             open_y4m(path);  // says what is wrong: an empty file, no Y4M signature
         } catch (const Error& e) {
-            throw runtime_error(fmt::format("{} (this vq was built without FFmpeg, so it reads Y4M and raw YUV only)",
-                                            e.what()));
+            throw runtime_error(fmt::format(
+                "{} (this vq was built without FFmpeg, so it reads Y4M and raw YUV only)",
+                e.what()));
         }
     }
     if (is_y4m) {
@@ -85,14 +88,16 @@ OpenedInput open_video(const std::string& path, const InputOptions& options) {
             input.rate_num = header->frame_rate.num;
             input.rate_den = header->frame_rate.den;
             // Each frame carries a 6-byte "FRAME\n" line.
-            const std::size_t record = header->format.frame_bytes() + header->alpha_plane_bytes() + 6;
+            const std::size_t record =
+                header->format.frame_bytes() + header->alpha_plane_bytes() + 6;
             if (const auto bytes = file_bytes(path)) input.frame_count = *bytes / record;
         }
         return input;
     }
     const std::string extension = lower_extension(path);
     if (extension == ".yuv" || extension == ".raw" || extension == ".nv12" || extension == ".rgb")
-        throw usage_error(fmt::format("'{}' looks like raw video: give its format with -w, -h, -p and -b", path));
+        throw usage_error(
+            fmt::format("'{}' looks like raw video: give its format with -w, -h, -p and -b", path));
 #if VQ_WITH_FFMPEG
     auto source = open_ffmpeg(path, options.decode);
     const StreamInfo& info = source->info();
@@ -105,16 +110,18 @@ OpenedInput open_video(const std::string& path, const InputOptions& options) {
     return input;
 }
 
-void report_frame_rates(const OpenedInput& reference, const OpenedInput& distorted, std::ostream& notes) {
+void report_frame_rates(const OpenedInput& reference, const OpenedInput& distorted,
+                        std::ostream& notes) {
     if (reference.rate_den <= 0 || distorted.rate_den <= 0) return;
     // Compare as ratios: 30000/1001 and 60000/2002 are the same rate.
     if (reference.rate_num * distorted.rate_den == distorted.rate_num * reference.rate_den) return;
     const auto rate = [](const OpenedInput& input) {
         return fmt::format("{:.6g}", double(input.rate_num) / double(input.rate_den));
     };
-    notes << fmt::format("vq: warning: frame rates differ ('{}' {} frames/s, '{}' {} frames/s); frames are "
-                         "paired by position, not by time\n",
-                         reference.path, rate(reference), distorted.path, rate(distorted));
+    notes << fmt::format(
+        "vq: warning: frame rates differ ('{}' {} frames/s, '{}' {} frames/s); frames are "
+        "paired by position, not by time\n",
+        reference.path, rate(reference), distorted.path, rate(distorted));
 }
 
 }  // namespace vq

@@ -17,7 +17,7 @@
 namespace vq {
 
 struct InputOptions {
-    std::optional<VideoFormat> raw;  // headerless planar YUV of this format
+    std::optional<VideoFormat> raw;   // headerless planar YUV of this format
     TrailingBytes on_trailing_bytes;  // raw YUV: see open_yuv()
     DecodeOptions decode;
 };
@@ -38,6 +38,7 @@ OpenedInput open_video(const std::string& path, const InputOptions& options);
 
 // Writes a note to `notes` when both frame rates are known and differ: frames are paired by
 // position, so a 24 and a 25 frames/s input are compared picture by picture, not in time.
-void report_frame_rates(const OpenedInput& reference, const OpenedInput& distorted, std::ostream& notes);
+void report_frame_rates(const OpenedInput& reference, const OpenedInput& distorted,
+                        std::ostream& notes);
 
 }  // namespace vq

@@ -206,10 +206,10 @@ private:
     std::condition_variable room_;   // readers wait here for a free slot
     std::condition_variable ready_;  // the consumer waits here for its frame
     std::vector<std::optional<Item>> slots_;
-    std::size_t next_taken_ = 0;     // by the consumer
-    std::size_t next_claimed_ = 0;   // by a positional reader
+    std::size_t next_taken_ = 0;          // by the consumer
+    std::size_t next_claimed_ = 0;        // by a positional reader
     std::size_t positional_readers_ = 0;  // not yet left positional reading
-    bool stopping_ = false;          // the consumer is being destroyed
+    bool stopping_ = false;               // the consumer is being destroyed
 
     // Consumer-side state once the end or an error has been taken.
     bool finished_ = false;

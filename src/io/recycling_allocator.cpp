@@ -53,9 +53,8 @@ private:
 }  // namespace
 
 BufferAllocator recycling_allocator() {
-    return [pool = std::make_shared<BufferPool>()](std::size_t bytes) {
-        return pool->acquire(bytes);
-    };
+    return
+        [pool = std::make_shared<BufferPool>()](std::size_t bytes) { return pool->acquire(bytes); };
 }
 
 }  // namespace vq

@@ -29,6 +29,7 @@ ScaleSpec parse_scale(std::string_view text);
 // depth; pictures already of that size pass through untouched. Throws vq::Error (usage) when vq
 // was built without FFmpeg or libswscale cannot scale this format (bit depths other than 8, 9, 10,
 // 12, 14 and 16).
-std::unique_ptr<FrameSource> scale_frames(std::unique_ptr<FrameSource> source, const ScaleSpec& spec);
+std::unique_ptr<FrameSource> scale_frames(std::unique_ptr<FrameSource> source,
+                                          const ScaleSpec& spec);
 
 }  // namespace vq

@@ -20,8 +20,8 @@ std::vector<std::string_view> builtin_names() {
 std::string_view builtin(std::string_view version) {
     for (const detail::BuiltinFile& file : detail::builtin_files())
         if (file.name == version) return file.text;
-    throw usage_error(fmt::format("unknown model version '{}' (built in: {})", detail::printable(version),
-                                  fmt::join(builtin_names(), ", ")));
+    throw usage_error(fmt::format("unknown model version '{}' (built in: {})",
+                                  detail::printable(version), fmt::join(builtin_names(), ", ")));
 }
 
 }  // namespace vq::model

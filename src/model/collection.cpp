@@ -38,7 +38,8 @@ std::vector<std::string> output_names(const ModelSet& set) {
 
 void predict_frame(const ModelSet& set, std::span<const double> features, std::span<double> out) {
     const std::size_t n = set.collection.size();
-    if (out.size() != (n == 0 ? 1 : n + 5)) throw std::invalid_argument("vq::model::predict_frame: wrong output size");
+    if (out.size() != (n == 0 ? 1 : n + 5))
+        throw std::invalid_argument("vq::model::predict_frame: wrong output size");
     out[0] = predict(set.main, features);
     if (n == 0) return;
 

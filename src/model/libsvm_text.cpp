@@ -23,8 +23,10 @@ public:
         if (done_ || rest_.empty()) return false;
         const std::size_t end = rest_.find('\n');
         line_ = rest_.substr(0, end);
-        if (end == std::string_view::npos) done_ = true;
-        else rest_.remove_prefix(end + 1);
+        if (end == std::string_view::npos)
+            done_ = true;
+        else
+            rest_.remove_prefix(end + 1);
         ++number_;
         return true;
     }
@@ -54,7 +56,8 @@ private:
 std::optional<double> finite_number(std::string_view text) {
     double value = 0;
     const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (text.empty() || error != std::errc() || end != text.data() + text.size() || !std::isfinite(value))
+    if (text.empty() || error != std::errc() || end != text.data() + text.size() ||
+        !std::isfinite(value))
         return std::nullopt;
     return value;
 }
@@ -63,13 +66,15 @@ template <typename Int>
 std::optional<Int> integer(std::string_view text) {
     Int value = 0;
     const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (text.empty() || error != std::errc() || end != text.data() + text.size()) return std::nullopt;
+    if (text.empty() || error != std::errc() || end != text.data() + text.size())
+        return std::nullopt;
     return value;
 }
 
 }  // namespace
 
-Svm parse_libsvm(std::string_view text, std::size_t dimension, std::size_t& budget, const Where& where) {
+Svm parse_libsvm(std::string_view text, std::size_t dimension, std::size_t& budget,
+                 const Where& where) {
     Lines lines(text);
     const auto fail = [&](const std::string& what) {
         where.fail(field, fmt::format("line {}: {}", lines.number(), what));
@@ -97,17 +102,21 @@ Svm parse_libsvm(std::string_view text, std::size_t dimension, std::size_t& budg
         const auto number = [&](std::optional<double>& slot) {
             if (slot) fail(fmt::format("'{}' given twice", key));
             slot = finite_number(value);
-            if (!slot) fail(fmt::format("{} must be a finite number, got '{}'", key, printable(value)));
+            if (!slot)
+                fail(fmt::format("{} must be a finite number, got '{}'", key, printable(value)));
         };
         if (key == "svm_type") {
             once(svm_type);
-            if (value != "nu_svr") fail(fmt::format("svm_type must be nu_svr, got '{}'", printable(value)));
+            if (value != "nu_svr")
+                fail(fmt::format("svm_type must be nu_svr, got '{}'", printable(value)));
         } else if (key == "kernel_type") {
             once(kernel_type);
-            if (value != "rbf") fail(fmt::format("kernel_type must be rbf, got '{}'", printable(value)));
+            if (value != "rbf")
+                fail(fmt::format("kernel_type must be rbf, got '{}'", printable(value)));
         } else if (key == "nr_class") {
             once(nr_class);
-            if (value != "2") fail(fmt::format("nr_class must be 2 for regression, got '{}'", printable(value)));
+            if (value != "2")
+                fail(fmt::format("nr_class must be 2 for regression, got '{}'", printable(value)));
         } else if (key == "gamma") {
             number(gamma);
         } else if (key == "rho") {
@@ -116,7 +125,8 @@ Svm parse_libsvm(std::string_view text, std::size_t dimension, std::size_t& budg
             if (total_sv) fail("'total_sv' given twice");
             total_sv = integer<std::int64_t>(value);
             if (!total_sv || *total_sv < 1)
-                fail(fmt::format("total_sv must be a positive integer, got '{}'", printable(value)));
+                fail(
+                    fmt::format("total_sv must be a positive integer, got '{}'", printable(value)));
         } else {
             fail(fmt::format("unknown header key '{}'", printable(key)));
         }
@@ -127,11 +137,12 @@ Svm parse_libsvm(std::string_view text, std::size_t dimension, std::size_t& budg
     if (!rho) where.fail(field, "no rho");
     if (!total_sv) where.fail(field, "no total_sv");
 
-    // Claim the memory before allocating it: each vector holds its coefficient and `dimension` values.
+    // Claim the memory before allocating it: each vector holds its coefficient and `dimension`
+    // values.
     const std::size_t per_vector = dimension + 1;
     if (std::uint64_t(*total_sv) > budget / per_vector)
-        where.fail(field, fmt::format("total_sv {} is too large ({} values at most per file)", *total_sv,
-                                      max_support_vector_values));
+        where.fail(field, fmt::format("total_sv {} is too large ({} values at most per file)",
+                                      *total_sv, max_support_vector_values));
     const auto count = std::size_t(*total_sv);
     budget -= count * per_vector;
 
@@ -146,22 +157,26 @@ Svm parse_libsvm(std::string_view text, std::size_t dimension, std::size_t& budg
         const std::string_view alpha = lines.token();
         const auto coefficient = finite_number(alpha);
         if (!coefficient)
-            fail(fmt::format("support vector {}: coefficient must be a finite number, got '{}'", j + 1,
-                             printable(alpha)));
+            fail(fmt::format("support vector {}: coefficient must be a finite number, got '{}'",
+                             j + 1, printable(alpha)));
         svm.coefficients.push_back(*coefficient);
         double* row = svm.vectors.data() + j * dimension;
         std::size_t previous = 0;
         for (std::string_view item = lines.token(); !item.empty(); item = lines.token()) {
             const std::size_t colon = item.find(':');
             const auto index = integer<std::size_t>(item.substr(0, colon));
-            const auto value = colon == std::string_view::npos ? std::nullopt : finite_number(item.substr(colon + 1));
+            const auto value = colon == std::string_view::npos
+                                   ? std::nullopt
+                                   : finite_number(item.substr(colon + 1));
             if (!index || !value)
-                fail(fmt::format("support vector {}: expected INDEX:NUMBER, got '{}'", j + 1, printable(item)));
+                fail(fmt::format("support vector {}: expected INDEX:NUMBER, got '{}'", j + 1,
+                                 printable(item)));
             if (*index < 1 || *index > dimension)
-                fail(fmt::format("support vector {}: index {} outside 1..{}", j + 1, *index, dimension));
+                fail(fmt::format("support vector {}: index {} outside 1..{}", j + 1, *index,
+                                 dimension));
             if (*index <= previous)
-                fail(fmt::format("support vector {}: index {} after {} (indices must increase)", j + 1, *index,
-                                 previous));
+                fail(fmt::format("support vector {}: index {} after {} (indices must increase)",
+                                 j + 1, *index, previous));
             row[*index - 1] = *value;
             previous = *index;
         }

@@ -12,6 +12,7 @@ namespace vq::model::detail {
 // Parses a nu_svr/rbf model over `dimension` features. `budget` is how many support-vector values
 // (dimension + 1 per vector) the file may still allocate; this model's share is taken from it
 // before anything is allocated. Errors name `where` and the field model_dict.model.
-Svm parse_libsvm(std::string_view text, std::size_t dimension, std::size_t& budget, const Where& where);
+Svm parse_libsvm(std::string_view text, std::size_t dimension, std::size_t& budget,
+                 const Where& where);
 
 }  // namespace vq::model::detail

@@ -18,15 +18,18 @@ using detail::printable;
 
 std::string read_model_file(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
-    if (!in) throw usage_error(fmt::format("model file '{}': cannot open it", printable(path, 4096)));
+    if (!in)
+        throw usage_error(fmt::format("model file '{}': cannot open it", printable(path, 4096)));
     std::string text;
     char buffer[65536];
     while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
         text.append(buffer, std::size_t(in.gcount()));
         if (text.size() > max_file_bytes)
-            throw usage_error(fmt::format("model file '{}': larger than {} bytes", printable(path, 4096), max_file_bytes));
+            throw usage_error(fmt::format("model file '{}': larger than {} bytes",
+                                          printable(path, 4096), max_file_bytes));
     }
-    if (in.bad()) throw usage_error(fmt::format("model file '{}': read error", printable(path, 4096)));
+    if (in.bad())
+        throw usage_error(fmt::format("model file '{}': read error", printable(path, 4096)));
     return text;
 }
 
@@ -38,8 +41,9 @@ void resolve(ModelSet& set, std::string_view source) {
         ModelFeature& feature = set.main.features[k];
         const FeatureLookup lookup = find_feature(feature.extractor);
         if (!lookup.definition)
-            throw usage_error(fmt::format("model '{}': feature '{}' needs extractor '{}', which this build lacks",
-                                          printable(source, 4096), feature.name, feature.extractor));
+            throw usage_error(
+                fmt::format("model '{}': feature '{}' needs extractor '{}', which this build lacks",
+                            printable(source, 4096), feature.name, feature.extractor));
         OptionValues values;
         try {
             values = bind_options(feature.extractor, lookup.definition->options, feature.options);

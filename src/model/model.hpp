@@ -2,8 +2,9 @@
 // per-frame nu-SVR prediction with its transform and clip.
 //
 // Typical use:
-//   const vq::model::ModelSet set = vq::model::load(vq::model::parse_model_request("version=vmaf_v0.6.1"));
-//   run every request in set.extractors; per frame, read set.main.features[k].column into f[k];
+//   const vq::model::ModelSet set =
+//   vq::model::load(vq::model::parse_model_request("version=vmaf_v0.6.1")); run every request in
+//   set.extractors; per frame, read set.main.features[k].column into f[k];
 //   vq::model::predict_frame(set, f, out);  // out[i] is written under output_names(set)[i]
 #pragma once
 
@@ -35,7 +36,8 @@ struct FeatureOverride {
 };
 
 // libvmaf's --model string: `version=NAME` or `path=FILE`, then any of `name=NAME`,
-// `enable_transform`, `disable_clip` (bare or `=true`/`=false`) and FEATURE.OPTION=VALUE, joined by ':'.
+// `enable_transform`, `disable_clip` (bare or `=true`/`=false`) and FEATURE.OPTION=VALUE, joined by
+// ':'.
 struct ModelRequest {
     std::string version;  // a built-in model (builtin_names()); empty when `path` is used
     std::string path;     // a model JSON file
@@ -65,7 +67,7 @@ struct Svm {
     double gamma = 0;
     double rho = 0;
     std::vector<double> coefficients;  // α_j, in file order
-    std::vector<double> vectors;       // SV j's value of index t (1-based) at [j·dimension + t − 1]
+    std::vector<double> vectors;  // SV j's value of index t (1-based) at [j·dimension + t − 1]
 };
 
 struct ModelFeature {
@@ -75,7 +77,8 @@ struct ModelFeature {
     // text bind_options accepts: numbers %g, booleans true/false, strings verbatim.
     std::vector<std::pair<std::string, std::string>> options;
     // The output name its value is found under: the §6 alias plus the options suffix, e.g.
-    // integer_vif_scale0_egl_1. Filled by load() from the feature registry; empty after parse_models().
+    // integer_vif_scale0_egl_1. Filled by load() from the feature registry; empty after
+    // parse_models().
     std::string column;
 
     // "vif=vif_enhn_gain_limit=1": the same extractor run as a --feature string.

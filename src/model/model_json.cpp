@@ -48,9 +48,11 @@ public:
         const Json& d = *dict;
 
         const std::string type = text(d, "model_type");
-        if (type != "LIBSVMNUSVR" && type != "BOOTSTRAP_LIBSVMNUSVR" && type != "RESIDUEBOOTSTRAP_LIBSVMNUSVR")
-            fail("model_type", fmt::format("unsupported '{}' (expected LIBSVMNUSVR or a bootstrap variant)",
-                                           printable(type)));
+        if (type != "LIBSVMNUSVR" && type != "BOOTSTRAP_LIBSVMNUSVR" &&
+            type != "RESIDUEBOOTSTRAP_LIBSVMNUSVR")
+            fail("model_type",
+                 fmt::format("unsupported '{}' (expected LIBSVMNUSVR or a bootstrap variant)",
+                             printable(type)));
         Model model;
         model.features = features(d);
         const std::size_t n = model.features.size();
@@ -63,7 +65,8 @@ public:
         } else if (norm == "none") {
             model.norm = Norm::none;
         } else {
-            fail("norm_type", fmt::format("unsupported '{}' (expected linear_rescale or none)", printable(norm)));
+            fail("norm_type", fmt::format("unsupported '{}' (expected linear_rescale or none)",
+                                          printable(norm)));
         }
 
         if (find(d, "score_clip")) {
@@ -108,7 +111,8 @@ private:
         if (list->size() != count)
             fail(key, fmt::format("has {} numbers, expected {}", list->size(), count));
         std::vector<double> values;
-        for (std::size_t i = 0; i < count; ++i) values.push_back(finite((*list)[i], fmt::format("{}[{}]", key, i)));
+        for (std::size_t i = 0; i < count; ++i)
+            values.push_back(finite((*list)[i], fmt::format("{}[{}]", key, i)));
         return values;
     }
 
@@ -116,10 +120,12 @@ private:
         const Json* names = find(d, "feature_names");
         if (!names || !names->is_array()) fail("feature_names", "missing or not a list");
         if (names->empty() || names->size() > max_features)
-            fail("feature_names", fmt::format("has {} names, expected 1..{}", names->size(), max_features));
+            fail("feature_names",
+                 fmt::format("has {} names, expected 1..{}", names->size(), max_features));
         const Json* opts = find(d, "feature_opts_dicts");
         if (opts && (!opts->is_array() || opts->size() != names->size()))
-            fail("feature_opts_dicts", fmt::format("must be a list of {} objects, one per feature", names->size()));
+            fail("feature_opts_dicts",
+                 fmt::format("must be a list of {} objects, one per feature", names->size()));
 
         std::vector<ModelFeature> features;
         for (std::size_t k = 0; k < names->size(); ++k) {
@@ -128,30 +134,39 @@ private:
             if (!name.is_string()) fail(field, "not a string");
             const auto* binding = detail::find_binding(name.get_ref<const std::string&>());
             if (!binding)
-                fail(field, fmt::format("unknown feature '{}' (known: {})", printable(name.get_ref<const std::string&>()),
+                fail(field, fmt::format("unknown feature '{}' (known: {})",
+                                        printable(name.get_ref<const std::string&>()),
                                         detail::known_feature_names()));
             ModelFeature feature;
             feature.name = binding->name;
             feature.extractor = binding->extractor;
-            if (opts) feature.options = options((*opts)[k], fmt::format("feature_opts_dicts[{}]", k));
+            if (opts)
+                feature.options = options((*opts)[k], fmt::format("feature_opts_dicts[{}]", k));
             features.push_back(std::move(feature));
         }
         return features;
     }
 
-    std::vector<std::pair<std::string, std::string>> options(const Json& dict, const std::string& field) const {
+    std::vector<std::pair<std::string, std::string>> options(const Json& dict,
+                                                             const std::string& field) const {
         if (!dict.is_object()) fail(field, "not an object");
         std::vector<std::pair<std::string, std::string>> options;
         for (const auto& [key, value] : dict.items()) {
             const std::string where = fmt::format("{}.{}", field, printable(key));
             if (!is_option_text(key)) fail(where, "not a usable option name");
             std::string text;
-            if (value.is_boolean()) text = value.get<bool>() ? "true" : "false";
-            else if (value.is_number_integer()) text = value.dump();
-            else if (value.is_number()) text = format_g(finite(value, where));
-            else if (value.is_string()) text = value.get<std::string>();
-            else fail(where, "must be a number, a boolean or a string");
-            if (!is_option_text(text)) fail(where, fmt::format("unusable value '{}'", printable(text)));
+            if (value.is_boolean())
+                text = value.get<bool>() ? "true" : "false";
+            else if (value.is_number_integer())
+                text = value.dump();
+            else if (value.is_number())
+                text = format_g(finite(value, where));
+            else if (value.is_string())
+                text = value.get<std::string>();
+            else
+                fail(where, "must be a number, a boolean or a string");
+            if (!is_option_text(text))
+                fail(where, fmt::format("unusable value '{}'", printable(text)));
             options.emplace_back(key, std::move(text));
         }
         return options;
@@ -173,10 +188,13 @@ private:
             model.transform_enabled = enabled->get<bool>();
         }
         Transform& transform = model.transform;
-        for (auto [key, slot] : {std::pair{"p0", &transform.p0}, std::pair{"p1", &transform.p1}, std::pair{"p2", &transform.p2}})
-            if (const Json* p = find(t, key)) *slot = finite(*p, fmt::format("score_transform.{}", key));
+        for (auto [key, slot] : {std::pair{"p0", &transform.p0}, std::pair{"p1", &transform.p1},
+                                 std::pair{"p2", &transform.p2}})
+            if (const Json* p = find(t, key))
+                *slot = finite(*p, fmt::format("score_transform.{}", key));
         if (const Json* knots = find(t, "knots")) {
-            if (!knots->is_array() || knots->size() < 2) fail("score_transform.knots", "must be a list of 2 or more [x, y]");
+            if (!knots->is_array() || knots->size() < 2)
+                fail("score_transform.knots", "must be a list of 2 or more [x, y]");
             for (std::size_t i = 0; i < knots->size(); ++i) {
                 const Json& knot = (*knots)[i];
                 const std::string field = fmt::format("score_transform.knots[{}]", i);
@@ -207,7 +225,9 @@ void set_option(ModelFeature& feature, const FeatureOverride& o) {
 bool same_features(const Model& a, const Model& b) {
     if (a.features.size() != b.features.size()) return false;
     for (std::size_t k = 0; k < a.features.size(); ++k)
-        if (a.features[k].name != b.features[k].name || a.features[k].options != b.features[k].options) return false;
+        if (a.features[k].name != b.features[k].name ||
+            a.features[k].options != b.features[k].options)
+            return false;
     return true;
 }
 
@@ -233,8 +253,9 @@ void apply(const ModelRequest& request, std::string_view source, ModelSet& set) 
         override_in(set.main);
         for (Model& member : set.collection) override_in(member);
         if (!used)
-            throw usage_error(fmt::format("model '{}': '{}.{}={}': no feature of this model comes from '{}'",
-                                          printable(source, 4096), o.extractor, o.option, o.value, o.extractor));
+            throw usage_error(
+                fmt::format("model '{}': '{}.{}={}': no feature of this model comes from '{}'",
+                            printable(source, 4096), o.extractor, o.option, o.value, o.extractor));
     }
 }
 
@@ -242,7 +263,8 @@ void apply(const ModelRequest& request, std::string_view source, ModelSet& set) 
 
 ModelSet parse_models(std::string_view json, std::string_view source, const ModelRequest& request) {
     const Where file{source, ""};
-    if (json.size() > max_file_bytes) file.fail("(file)", fmt::format("larger than {} bytes", max_file_bytes));
+    if (json.size() > max_file_bytes)
+        file.fail("(file)", fmt::format("larger than {} bytes", max_file_bytes));
     Json top;
     try {
         top = Json::parse(json);
@@ -261,14 +283,18 @@ ModelSet parse_models(std::string_view json, std::string_view source, const Mode
         for (const auto& [key, value] : top.items()) {
             if (key != std::to_string(count)) continue;
             if (count > max_collection)
-                file.fail(fmt::format("[\"{}\"]", key), fmt::format("a collection holds at most {} models", max_collection));
+                file.fail(fmt::format("[\"{}\"]", key),
+                          fmt::format("a collection holds at most {} models", max_collection));
             const Where member{source, fmt::format("[\"{}\"].", key)};
             Model model = ModelReader(member, budget).read(value);
             if (count > 0 && !same_features(model, set.main))
                 member.fail("model_dict.feature_names",
-                            "features or their options differ from model \"0\" (a collection's models read the same features)");
-            if (count == 0) set.main = std::move(model);
-            else set.collection.push_back(std::move(model));
+                            "features or their options differ from model \"0\" (a collection's "
+                            "models read the same features)");
+            if (count == 0)
+                set.main = std::move(model);
+            else
+                set.collection.push_back(std::move(model));
             ++count;
         }
         if (count == 0) file.fail("model_dict", "missing (and no collection member \"0\")");

@@ -27,7 +27,8 @@ ModelRequest parse_model_request(std::string_view text) {
         const bool has_value = equals != std::string_view::npos;
         const std::string_view value = has_value ? item.substr(equals + 1) : std::string_view{};
         const auto need_value = [&] {
-            if (value.empty()) bad(text, fmt::format("'{}' needs a value ({}=...)", printable(item), key));
+            if (value.empty())
+                bad(text, fmt::format("'{}' needs a value ({}=...)", printable(item), key));
         };
 
         if (item.empty()) {
@@ -42,27 +43,34 @@ ModelRequest parse_model_request(std::string_view text) {
             need_value();
             request.name = value;
         } else if (key == "enable_transform" || key == "disable_clip") {
-            bool& flag = key == "enable_transform" ? request.enable_transform : request.disable_clip;
-            if (!has_value || value == "true") flag = true;
-            else if (value == "false") flag = false;
-            else bad(text, fmt::format("'{}' takes no value, true or false", printable(item)));
+            bool& flag =
+                key == "enable_transform" ? request.enable_transform : request.disable_clip;
+            if (!has_value || value == "true")
+                flag = true;
+            else if (value == "false")
+                flag = false;
+            else
+                bad(text, fmt::format("'{}' takes no value, true or false", printable(item)));
         } else if (const std::size_t dot = key.find('.'); dot != std::string_view::npos) {
             const std::string_view extractor = key.substr(0, dot);
             const std::string_view option = key.substr(dot + 1);
             if (extractor.empty() || option.empty() || value.empty() ||
                 value.find('=') != std::string_view::npos)
                 bad(text, fmt::format("'{}' is not FEATURE.OPTION=VALUE", printable(item)));
-            request.overrides.push_back({std::string(extractor), std::string(option), std::string(value)});
+            request.overrides.push_back(
+                {std::string(extractor), std::string(option), std::string(value)});
         } else {
-            bad(text, fmt::format("unknown item '{}' (expected version=, path=, name=, enable_transform, "
-                                  "disable_clip or FEATURE.OPTION=VALUE)",
-                                  printable(item)));
+            bad(text,
+                fmt::format("unknown item '{}' (expected version=, path=, name=, enable_transform, "
+                            "disable_clip or FEATURE.OPTION=VALUE)",
+                            printable(item)));
         }
         if (colon == std::string_view::npos) break;
         rest.remove_prefix(colon + 1);
     }
     if (request.version.empty() == request.path.empty())
-        bad(text, request.version.empty() ? "needs version=NAME or path=FILE" : "give version= or path=, not both");
+        bad(text, request.version.empty() ? "needs version=NAME or path=FILE"
+                                          : "give version= or path=, not both");
     return request;
 }
 

@@ -37,7 +37,8 @@ double transform(const Transform& t, double y) {
 
 double predict_unfinished(const Model& model, std::span<const double> features) {
     const std::size_t n = model.features.size();
-    if (features.size() != n) throw std::invalid_argument("vq::model::predict: wrong number of features");
+    if (features.size() != n)
+        throw std::invalid_argument("vq::model::predict: wrong number of features");
     const bool rescale = model.norm == Norm::linear_rescale;
 
     std::array<double, max_features> x;

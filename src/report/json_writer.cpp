@@ -67,7 +67,8 @@ void write_aggregates(std::ostream& out, const ScoreTable& table, const NumberSt
     out << "  \"aggregate_metrics\": {";
     const auto& aggregates = table.aggregates();
     for (std::size_t j = 0; j < aggregates.size(); ++j) {
-        out << "\n    \"" << aggregates[j].first << "\": " << json_number(aggregates[j].second, style)
+        out << "\n    \"" << aggregates[j].first
+            << "\": " << json_number(aggregates[j].second, style)
             << (j + 1 < aggregates.size() ? "," : "");
     }
     out << "\n  }";
@@ -77,8 +78,11 @@ void write_aggregates(std::ostream& out, const ScoreTable& table, const NumberSt
 // option sets, its first output's ("cambi_ws_33"), unique because no two features may write the
 // same output. JSON names must be unique for a reader to see every entry.
 std::string receipt_key(const ScoreTable& table, const FeatureReceipt& receipt) {
-    const auto same_feature = [&](const FeatureReceipt& other) { return other.feature == receipt.feature; };
-    const bool repeated = std::count_if(table.receipts.begin(), table.receipts.end(), same_feature) > 1;
+    const auto same_feature = [&](const FeatureReceipt& other) {
+        return other.feature == receipt.feature;
+    };
+    const bool repeated =
+        std::count_if(table.receipts.begin(), table.receipts.end(), same_feature) > 1;
     return repeated && !receipt.outputs.empty() ? receipt.outputs.front() : receipt.feature;
 }
 
@@ -98,8 +102,8 @@ void write_backend_receipt(std::ostream& out, const ScoreTable& table) {
 }
 
 // vq's extension too, after "feature_backends" and under the same keys, only for the features
-// that report notes: their run counts, e.g. "feature_notes": {"cambi": {"order_dependent_frames": 2,
-// "order_dependent_scales": 2}} (the CUDA CAMBI's frames whose score may differ from the
+// that report notes: their run counts, e.g. "feature_notes": {"cambi": {"order_dependent_frames":
+// 2, "order_dependent_scales": 2}} (the CUDA CAMBI's frames whose score may differ from the
 // reference's in the last digits, spec/cambi.md §15.3). Absent when no feature has notes.
 void write_receipt_notes(std::ostream& out, const ScoreTable& table) {
     const auto quoted = [](const std::string& text) { return nlohmann::json(text).dump(); };
@@ -112,7 +116,8 @@ void write_receipt_notes(std::ostream& out, const ScoreTable& table) {
         out << "\n    " << quoted(receipt_key(table, *noted[r])) << ": {";
         const auto& notes = noted[r]->notes;
         for (std::size_t n = 0; n < notes.size(); ++n)
-            out << "\n      " << quoted(notes[n].name) << ": " << notes[n].count << (n + 1 < notes.size() ? "," : "");
+            out << "\n      " << quoted(notes[n].name) << ": " << notes[n].count
+                << (n + 1 < notes.size() ? "," : "");
         out << "\n    }" << (r + 1 < noted.size() ? "," : "");
     }
     out << "\n  }";

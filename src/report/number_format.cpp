@@ -19,8 +19,8 @@ std::string to_chars_string(double value, std::chars_format format, int precisio
     // Fixed notation of the largest double needs 309 integer digits; add the precision, a sign
     // and a point, and (general notation) an exponent.
     std::string text(340 + static_cast<std::size_t>(std::max(precision, 0)), '\0');
-    const auto result = std::to_chars(text.data(), text.data() + text.size(), value, format,
-                                      precision);
+    const auto result =
+        std::to_chars(text.data(), text.data() + text.size(), value, format, precision);
     text.resize(static_cast<std::size_t>(result.ptr - text.data()));
     return text;
 }

@@ -14,12 +14,15 @@
 #include "vq/error.hpp"
 
 int main(int argc, char** argv) {
-    CLI::App app{"vq-decode: decode inputs as vq reads them and report the throughput", "vq-decode"};
+    CLI::App app{"vq-decode: decode inputs as vq reads them and report the throughput",
+                 "vq-decode"};
     std::vector<std::string> paths;
     unsigned decode_threads = 0, read_ahead_frames = 8;
     app.add_option("inputs", paths, "videos to read (one after the other)")->required();
-    app.add_option("--decode-threads", decode_threads, "FFmpeg decoder threads (0: FFmpeg's choice)");
-    app.add_option("--read-ahead", read_ahead_frames, "frames read ahead (vq's default: 8; 0: none)");
+    app.add_option("--decode-threads", decode_threads,
+                   "FFmpeg decoder threads (0: FFmpeg's choice)");
+    app.add_option("--read-ahead", read_ahead_frames,
+                   "frames read ahead (vq's default: 8; 0: none)");
     CLI11_PARSE(app, argc, argv);
     try {
         for (const std::string& path : paths) {
@@ -30,9 +33,11 @@ int main(int argc, char** argv) {
             auto source = vq::read_ahead(std::move(input.source), read_ahead_frames);
             std::size_t frames = 0;
             while (source->next()) ++frames;
-            const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-            std::cout << fmt::format("{}: {} frames of {} ({}) in {:.3f} s: {:.2f} frames/s\n", path, frames,
-                                     vq::describe(source->format()), input.reader, seconds, frames / seconds);
+            const double seconds =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            std::cout << fmt::format("{}: {} frames of {} ({}) in {:.3f} s: {:.2f} frames/s\n",
+                                     path, frames, vq::describe(source->format()), input.reader,
+                                     seconds, frames / seconds);
         }
     } catch (const std::exception& e) {
         std::cerr << "vq-decode: " << e.what() << "\n";

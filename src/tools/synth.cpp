@@ -12,21 +12,23 @@
 
 namespace {
 
-void write_clip(const std::string& path, const vq::VideoFormat& format, vq::SyntheticScene scene, int frames,
-                bool distorted, bool y4m) {
+void write_clip(const std::string& path, const vq::VideoFormat& format, vq::SyntheticScene scene,
+                int frames, bool distorted, bool y4m) {
     std::ofstream out(path, std::ios::binary);
     if (!out) throw vq::runtime_error(fmt::format("cannot write '{}'", path));
     if (y4m) {
-        const char* tag = format.chroma == vq::ChromaFormat::yuv444 ? "444"
+        const char* tag = format.chroma == vq::ChromaFormat::yuv444   ? "444"
                           : format.chroma == vq::ChromaFormat::yuv422 ? "422"
-                          : format.chroma == vq::ChromaFormat::yuv400 ? "mono" : "420";
-        out << fmt::format("YUV4MPEG2 W{} H{} F25:1 Ip A1:1 C{}{}\n", format.width, format.height, tag,
-                           format.bit_depth > 8 ? fmt::format("p{}", format.bit_depth) : "");
+                          : format.chroma == vq::ChromaFormat::yuv400 ? "mono"
+                                                                      : "420";
+        out << fmt::format("YUV4MPEG2 W{} H{} F25:1 Ip A1:1 C{}{}\n", format.width, format.height,
+                           tag, format.bit_depth > 8 ? fmt::format("p{}", format.bit_depth) : "");
     }
     for (int i = 0; i < frames; ++i) {
         const vq::Picture picture = vq::make_synthetic_frame(format, scene, i, distorted);
         if (y4m) out << "FRAME\n";
-        out.write(reinterpret_cast<const char*>(picture.data()), std::streamsize(picture.size_bytes()));
+        out.write(reinterpret_cast<const char*>(picture.data()),
+                  std::streamsize(picture.size_bytes()));
     }
     if (!out) throw vq::runtime_error(fmt::format("cannot write '{}'", path));
 }
@@ -53,8 +55,10 @@ int main(int argc, char** argv) {
         if (std::sscanf(size.c_str(), "%dx%d", &format.width, &format.height) != 2)
             throw vq::usage_error(fmt::format("--size: expected WxH, got '{}'", size));
         format.bit_depth = bit_depth;
-        format.chroma = chroma == "444" ? vq::ChromaFormat::yuv444 : chroma == "422" ? vq::ChromaFormat::yuv422
-                        : chroma == "400" ? vq::ChromaFormat::yuv400 : vq::ChromaFormat::yuv420;
+        format.chroma = chroma == "444"   ? vq::ChromaFormat::yuv444
+                        : chroma == "422" ? vq::ChromaFormat::yuv422
+                        : chroma == "400" ? vq::ChromaFormat::yuv400
+                                          : vq::ChromaFormat::yuv420;
         vq::validate(format);
         const auto scene = scene_name == "textured" ? vq::SyntheticScene::textured
                            : scene_name == "mixed"  ? vq::SyntheticScene::mixed

@@ -24,7 +24,8 @@ public:
     explicit UlpComparison(std::uint64_t limit) : limit_(limit) {}
 
     // `where` and `frame` and `output` locate the value in failure messages and the report.
-    void check(double expected, double got, const std::string& where, std::size_t frame, const std::string& output);
+    void check(double expected, double got, const std::string& where, std::size_t frame,
+               const std::string& output);
     void report(const std::string& what) const;
 
     std::uint64_t largest() const { return largest_; }

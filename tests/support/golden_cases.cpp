@@ -22,37 +22,45 @@ struct V1Golden {
 std::vector<V1Golden> vmaf_v1_goldens() {
     std::vector<V1Golden> goldens;
     for (const std::string& fixture : vmaf_fixtures()) goldens.push_back({fixture, "vmaf_v1_3d0h"});
-    for (const char* model : {"vmaf_v1_5d0h", "vmaf_v1_hfr_3d0h"}) goldens.push_back({"testsrc_576x324_8b_420", model});
-    for (const char* model : {"vmaf_v1_5d0h", "vmaf_v1_hfr_3d0h", "vmaf_v1_3d0h_2160", "vmaf_v1_1d5h_2160"})
+    for (const char* model : {"vmaf_v1_5d0h", "vmaf_v1_hfr_3d0h"})
+        goldens.push_back({"testsrc_576x324_8b_420", model});
+    for (const char* model :
+         {"vmaf_v1_5d0h", "vmaf_v1_hfr_3d0h", "vmaf_v1_3d0h_2160", "vmaf_v1_1d5h_2160"})
         goldens.push_back({"grad_1920x1080_8b_420", model});
     return goldens;
 }
 
 }  // namespace
 
-void PrintTo(const GoldenCase& c, std::ostream* out) { *out << c.golden << " (" << c.fixture << ", " << c.request << ")"; }
+void PrintTo(const GoldenCase& c, std::ostream* out) {
+    *out << c.golden << " (" << c.fixture << ", " << c.request << ")";
+}
 
 std::string golden_case_name(const testing::TestParamInfo<GoldenCase>& info) {
-    std::string name = info.param.golden.substr(0, info.param.golden.size() - std::string(".json").size());
+    std::string name =
+        info.param.golden.substr(0, info.param.golden.size() - std::string(".json").size());
     for (char& ch : name)
         if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
     return name;
 }
 
 std::vector<std::string> vmaf_fixtures() {
-    return {"grad_576x324_8b_420",   "grad_576x324_10b_420",   "mandel_576x324_8b_420",  "testsrc_576x324_8b_420",
-            "odd_641x359_8b_420",    "testsrc_352x288_8b_422", "testsrc_352x288_8b_444", "grad_1920x1080_8b_420"};
+    return {"grad_576x324_8b_420",    "grad_576x324_10b_420", "mandel_576x324_8b_420",
+            "testsrc_576x324_8b_420", "odd_641x359_8b_420",   "testsrc_352x288_8b_422",
+            "testsrc_352x288_8b_444", "grad_1920x1080_8b_420"};
 }
 
 // The two raw-yuv goldens (odd_641x359, testsrc_352x288_8b_422) were fed the y4m's luma
 // unchanged; CAMBI reads only luma, so the y4m gives the same input.
 std::vector<GoldenCase> cambi_golden_cases() {
     std::vector<GoldenCase> cases;
-    for (const char* fixture : {"grad_576x324_8b_420", "testsrc_576x324_8b_420", "mandel_576x324_8b_420",
-                                "grad_576x324_10b_420", "grad_1920x1080_8b_420", "odd_641x359_8b_420",
-                                "testsrc_352x288_8b_422", "testsrc_352x288_8b_444"})
+    for (const char* fixture :
+         {"grad_576x324_8b_420", "testsrc_576x324_8b_420", "mandel_576x324_8b_420",
+          "grad_576x324_10b_420", "grad_1920x1080_8b_420", "odd_641x359_8b_420",
+          "testsrc_352x288_8b_422", "testsrc_352x288_8b_444"})
         cases.push_back(golden(fixture, "feat", "cambi"));
-    for (const char* fixture : {"grad_576x324_8b_420", "grad_576x324_10b_420", "grad_1920x1080_8b_420"}) {
+    for (const char* fixture :
+         {"grad_576x324_8b_420", "grad_576x324_10b_420", "grad_1920x1080_8b_420"}) {
         cases.push_back(golden(fixture, "cambi_ws33", "cambi=window_size=33"));
         cases.push_back(golden(fixture, "cambi_topk0.2", "cambi=topk=0.2"));
         cases.push_back(golden(fixture, "cambi_tvi0.012", "cambi=tvi_threshold=0.012"));
@@ -65,40 +73,49 @@ std::vector<GoldenCase> cambi_golden_cases() {
         cases.push_back(golden(fixture, "cambi_enc288x162", "cambi=enc_width=288:enc_height=162"));
     cases.push_back(golden("grad_576x324_8b_420", "cambi_ws127", "cambi=window_size=127"));
     cases.push_back(golden("grad_576x324_8b_420", "cambi_mlc0", "cambi=max_log_contrast=0"));
-    cases.push_back(golden("grad_576x324_8b_420", "cambi_vlt5", "cambi=cambi_vis_lum_threshold=5.0"));
+    cases.push_back(
+        golden("grad_576x324_8b_420", "cambi_vlt5", "cambi=cambi_vis_lum_threshold=5.0"));
     cases.push_back(golden("grad_576x324_8b_420", "cambi_maxval5", "cambi=cambi_max_val=5"));
     cases.push_back(golden("grad_576x324_10b_420", "cambi_eotfpq", "cambi=eotf=pq"));
     cases.push_back(golden("grad_576x324_10b_420", "cambi_encbd8", "cambi=enc_bitdepth=8"));
-    cases.push_back(golden("grad_1920x1080_8b_420", "cambi_enc960x540", "cambi=enc_width=960:enc_height=540"));
-    cases.push_back(golden("grad_1920x1080_8b_420", "cambi_hrs1080", "cambi=cambi_high_res_speedup=1080"));
+    cases.push_back(
+        golden("grad_1920x1080_8b_420", "cambi_enc960x540", "cambi=enc_width=960:enc_height=540"));
+    cases.push_back(
+        golden("grad_1920x1080_8b_420", "cambi_hrs1080", "cambi=cambi_high_res_speedup=1080"));
     cases.push_back(golden("odd_641x359_8b_420", "cambi_fullref", "cambi=full_ref=true"));
     // The VMAF v1.0.16 models run CAMBI with these options (shared/spec/vmaf-v1.md).
     for (const V1Golden& v1 : vmaf_v1_goldens())
-        cases.push_back(golden(v1.fixture, v1.model,
-                               "cambi=cambi_high_res_speedup=1080:cambi_max_val=17:cambi_vis_lum_threshold=0.06"));
+        cases.push_back(golden(
+            v1.fixture, v1.model,
+            "cambi=cambi_high_res_speedup=1080:cambi_max_val=17:cambi_vis_lum_threshold=0.06"));
     return cases;
 }
 
 // The raw-input goldens (odd_641x359, testsrc 4:2:2) read the same luma as the y4m (INDEX.md).
 std::vector<GoldenCase> vif_golden_cases() {
     std::vector<GoldenCase> cases;
-    for (const std::string& fixture : vmaf_fixtures()) cases.push_back(golden(fixture, "vmaf", "vif"));
+    for (const std::string& fixture : vmaf_fixtures())
+        cases.push_back(golden(fixture, "vmaf", "vif"));
     return cases;
 }
 
 std::vector<GoldenCase> adm_golden_cases() {
     std::vector<GoldenCase> cases;
-    for (const std::string& fixture : vmaf_fixtures()) cases.push_back(golden(fixture, "vmaf", "adm"));
+    for (const std::string& fixture : vmaf_fixtures())
+        cases.push_back(golden(fixture, "vmaf", "adm"));
     // spec/vmaf-v1.md §2: the options every v1 model shares, plus its viewing condition.
-    const std::string common = "adm=adm_csf_mode=2:adm_dlm_weight=0.7:adm_enhn_gain_limit=1:adm_noise_weight=0.02:"
-                               "adm_min_val=0.5";
+    const std::string common =
+        "adm=adm_csf_mode=2:adm_dlm_weight=0.7:adm_enhn_gain_limit=1:adm_noise_weight=0.02:"
+        "adm_min_val=0.5";
     const std::string common_suffix = "_csf_2_dlmw_0.7_egl_1_min_0.5_nw_0.02";
     for (const V1Golden& v1 : vmaf_v1_goldens()) {
         std::string options, suffix;
         if (v1.model == "vmaf_v1_5d0h") options = ":adm_norm_view_dist=5", suffix = "_nvd_5";
         if (v1.model == "vmaf_v1_1d5h_2160")
-            options = ":adm_norm_view_dist=1.5:adm_ref_display_height=2160", suffix = "_nvd_1.5_rdh_2160";
-        if (v1.model == "vmaf_v1_3d0h_2160") options = ":adm_ref_display_height=2160", suffix = "_rdh_2160";
+            options = ":adm_norm_view_dist=1.5:adm_ref_display_height=2160",
+            suffix = "_nvd_1.5_rdh_2160";
+        if (v1.model == "vmaf_v1_3d0h_2160")
+            options = ":adm_ref_display_height=2160", suffix = "_rdh_2160";
         cases.push_back(golden(v1.fixture, v1.model, common + options, common_suffix + suffix));
     }
     return cases;
@@ -113,11 +130,14 @@ std::vector<std::string> adm_outputs() {
 // window with moving average.
 std::vector<GoldenCase> motion_golden_cases() {
     std::vector<GoldenCase> cases;
-    for (const std::string& fixture : vmaf_fixtures()) cases.push_back(golden(fixture, "vmaf", "motion"));
-    cases.push_back(golden("testsrc_576x324_8b_420", "vmaf_v1_3d0h", "motion=motion_max_val=18", "_mmxv_18"));
-    cases.push_back(golden("testsrc_576x324_8b_420", "vmaf_v1_hfr_3d0h",
-                           "motion=motion_five_frame_window=true:motion_max_val=18:motion_moving_average=true",
-                           "_mffw_mmxv_18_mma"));
+    for (const std::string& fixture : vmaf_fixtures())
+        cases.push_back(golden(fixture, "vmaf", "motion"));
+    cases.push_back(
+        golden("testsrc_576x324_8b_420", "vmaf_v1_3d0h", "motion=motion_max_val=18", "_mmxv_18"));
+    cases.push_back(
+        golden("testsrc_576x324_8b_420", "vmaf_v1_hfr_3d0h",
+               "motion=motion_five_frame_window=true:motion_max_val=18:motion_moving_average=true",
+               "_mffw_mmxv_18_mma"));
     return cases;
 }
 
@@ -128,7 +148,8 @@ std::vector<std::string> motion_outputs() {
 // The request is the model (Session::add_model), not a feature.
 std::vector<GoldenCase> vmaf_golden_cases() {
     std::vector<GoldenCase> cases;
-    for (const std::string& fixture : vmaf_fixtures()) cases.push_back(golden(fixture, "vmaf", "version=vmaf_v0.6.1"));
+    for (const std::string& fixture : vmaf_fixtures())
+        cases.push_back(golden(fixture, "vmaf", "version=vmaf_v0.6.1"));
     return cases;
 }
 
@@ -138,7 +159,8 @@ nlohmann::json read_golden(const GoldenCase& c) {
     return nlohmann::json::parse(in);
 }
 
-void expect_golden_outputs(const ScoreTable& table, const GoldenCase& c, const std::vector<std::string>& outputs) {
+void expect_golden_outputs(const ScoreTable& table, const GoldenCase& c,
+                           const std::vector<std::string>& outputs) {
     const nlohmann::json golden = read_golden(c);
     ASSERT_EQ(table.frame_count(), golden["frames"].size()) << c.golden;
     for (const std::string& output : outputs) {
@@ -154,7 +176,8 @@ void expect_golden_outputs(const ScoreTable& table, const GoldenCase& c, const s
     }
 }
 
-std::vector<FramePair> fixture_frames(const std::filesystem::path& fixtures, const std::string& fixture) {
+std::vector<FramePair> fixture_frames(const std::filesystem::path& fixtures,
+                                      const std::string& fixture) {
     auto reference = open_y4m((fixtures / fixture / "ref.y4m").string());
     auto distorted = open_y4m((fixtures / fixture / "dist.y4m").string());
     std::vector<FramePair> frames;

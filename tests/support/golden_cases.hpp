@@ -43,9 +43,11 @@ nlohmann::json read_golden(const GoldenCase& c);
 
 // Each of `outputs`, with the case's suffix, equals the golden's key of that name on every frame,
 // bit for bit (the names are checked too: a missing column fails).
-void expect_golden_outputs(const ScoreTable& table, const GoldenCase& c, const std::vector<std::string>& outputs);
+void expect_golden_outputs(const ScoreTable& table, const GoldenCase& c,
+                           const std::vector<std::string>& outputs);
 
 // Every frame pair of a fixture clip, reference and distorted.
-std::vector<FramePair> fixture_frames(const std::filesystem::path& fixtures, const std::string& fixture);
+std::vector<FramePair> fixture_frames(const std::filesystem::path& fixtures,
+                                      const std::string& fixture);
 
 }  // namespace vq::test

@@ -29,7 +29,8 @@ double value_noise(int x, int y, std::uint32_t seed) {
         const auto smooth = [](double t) { return t * t * (3 - 2 * t); };
         const double fx = smooth((x % cell + 0.5) / cell), fy = smooth((y % cell + 0.5) / cell);
         const auto at = [&](int a, int b) {
-            return hash2(std::uint32_t(a), std::uint32_t(b), seed + std::uint32_t(cell)) / 4294967296.0;
+            return hash2(std::uint32_t(a), std::uint32_t(b), seed + std::uint32_t(cell)) /
+                   4294967296.0;
         };
         const double top = at(i, j) + (at(i + 1, j) - at(i, j)) * fx;
         const double bottom = at(i, j + 1) + (at(i + 1, j + 1) - at(i, j + 1)) * fx;
@@ -93,7 +94,8 @@ Picture make_picture(const VideoFormat& format, Content content, std::uint32_t s
         });
     case Content::texture:
         return make_picture(format, [&](int p, int r, int c) {
-            const int grain = int(hash2(std::uint32_t(c), std::uint32_t(r), seed ^ 0x5bd1e995u) % 5) - 2;
+            const int grain =
+                int(hash2(std::uint32_t(c), std::uint32_t(r), seed ^ 0x5bd1e995u) % 5) - 2;
             const double level = value_noise(c, r, seed * 3u + std::uint32_t(p));
             return std::clamp(int(std::lround(level * maximum)) + grain * unit, 0, maximum);
         });
@@ -105,12 +107,15 @@ Picture make_picture(const VideoFormat& format, Content content, std::uint32_t s
     const int bands = 40 + int(seed % 80);
     const std::uint32_t blocks_seed = rng();
     return make_picture(format, [&](int p, int y, int x) {
-        const int band = (x + y / 2) * bands / (format.plane_width(p) + format.plane_height(p) / 2 + 1);
+        const int band =
+            (x + y / 2) * bands / (format.plane_width(p) + format.plane_height(p) / 2 + 1);
         const int ramp = (40 + 2 * band) * unit;
         int code = 0;
         switch (content) {
         case Content::banded: code = any(rng) % 256 == 0 ? ramp + unit : ramp; break;
-        case Content::grainy: code = any(rng) % 8 == 0 ? ramp + (any(rng) % 3 - 1) * unit : ramp; break;
+        case Content::grainy:
+            code = any(rng) % 8 == 0 ? ramp + (any(rng) % 3 - 1) * unit : ramp;
+            break;
         case Content::patchwork:
             code = int(hash2(std::uint32_t(x / block_w), std::uint32_t(y / block_h), blocks_seed) %
                        std::uint32_t(maximum + 1));
@@ -137,19 +142,29 @@ Picture perturbed(const Picture& picture, int spread, std::uint32_t seed) {
     });
 }
 
-std::vector<FramePair> adversarial_frames(const VideoFormat& format, int count, std::uint32_t seed) {
+std::vector<FramePair> adversarial_frames(const VideoFormat& format, int count,
+                                          std::uint32_t seed) {
     std::vector<FramePair> frames;
     for (int i = 0; i < count; ++i) {
         const std::uint32_t s = seed * 1000u + std::uint32_t(i) * 2u;
         switch (i % 4) {
-        case 0: frames.push_back({make_picture(format, Content::noise, s), make_picture(format, Content::noise, s + 1)}); break;
+        case 0:
+            frames.push_back({make_picture(format, Content::noise, s),
+                              make_picture(format, Content::noise, s + 1)});
+            break;
         case 1: {
             const Picture same = make_picture(format, Content::noise, s);
             frames.push_back({same, same});
             break;
         }
-        case 2: frames.push_back({make_picture(format, Content::maxima, s), make_picture(format, Content::zeros, s)}); break;
-        case 3: frames.push_back({make_picture(format, Content::ramp, s), make_picture(format, Content::noise, s)}); break;
+        case 2:
+            frames.push_back({make_picture(format, Content::maxima, s),
+                              make_picture(format, Content::zeros, s)});
+            break;
+        case 3:
+            frames.push_back(
+                {make_picture(format, Content::ramp, s), make_picture(format, Content::noise, s)});
+            break;
         }
     }
     return frames;

@@ -16,23 +16,80 @@ FeatureDefinition definition() {
     definition.description =
         "integer ADM (detail loss): integer_adm2, integer_aim, integer_adm3, integer_adm_scale0..3";
     definition.options = {
-        {"debug", OptionType::boolean, false, 0, 0, {}, "",
+        {"debug",
+         OptionType::boolean,
+         false,
+         0,
+         0,
+         {},
+         "",
          "also emit integer_adm, integer_adm_num/den and their per-scale values"},
-        {"adm_enhn_gain_limit", OptionType::real, 100.0, 1.0, 100.0, {}, "egl",
+        {"adm_enhn_gain_limit",
+         OptionType::real,
+         100.0,
+         1.0,
+         100.0,
+         {},
+         "egl",
          "enhancement gain limit of the restored signal"},
-        {"adm_norm_view_dist", OptionType::real, 3.0, 0.75, 24.0, {}, "nvd",
+        {"adm_norm_view_dist",
+         OptionType::real,
+         3.0,
+         0.75,
+         24.0,
+         {},
+         "nvd",
          "viewing distance in display heights (CSF)"},
-        {"adm_ref_display_height", OptionType::integer, std::int64_t{1080}, 1, 4320, {}, "rdh",
+        {"adm_ref_display_height",
+         OptionType::integer,
+         std::int64_t{1080},
+         1,
+         4320,
+         {},
+         "rdh",
          "reference display height in pixels (CSF)"},
-        {"adm_csf_mode", OptionType::integer, std::int64_t{0}, 0, 3, {}, "csf",
+        {"adm_csf_mode",
+         OptionType::integer,
+         std::int64_t{0},
+         0,
+         3,
+         {},
+         "csf",
          "CSF: 0 Watson-97, 1 Barten, 2 Barten/Watson blend, 3 blend (MAE)"},
-        {"adm_noise_weight", OptionType::real, 0.03125, 0.0, 1500.0, {}, "nw",
+        {"adm_noise_weight",
+         OptionType::real,
+         0.03125,
+         0.0,
+         1500.0,
+         {},
+         "nw",
          "weight of the noise-floor term in numerator and denominator"},
-        {"adm_csf_scale", OptionType::real, 1.0, 0.0, 50.0, {}, "scf", "Barten CSF scale (h, v bands)"},
-        {"adm_csf_diag_scale", OptionType::real, 1.0, 0.0, 50.0, {}, "scfd", "Barten CSF scale (d band)"},
+        {"adm_csf_scale",
+         OptionType::real,
+         1.0,
+         0.0,
+         50.0,
+         {},
+         "scf",
+         "Barten CSF scale (h, v bands)"},
+        {"adm_csf_diag_scale",
+         OptionType::real,
+         1.0,
+         0.0,
+         50.0,
+         {},
+         "scfd",
+         "Barten CSF scale (d band)"},
         {"adm_dlm_weight", OptionType::real, 0.5, 0.0, 1.0, {}, "dlmw", "weight of adm2 in adm3"},
         {"adm_min_val", OptionType::real, 0.0, 0.0, 1.0, {}, "min", "lower clip of adm3"},
-        {"adm_skip_scale0", OptionType::boolean, false, 0, 0, {}, "ssz", "skip scale 0 (adm_scale0 = 0)"},
+        {"adm_skip_scale0",
+         OptionType::boolean,
+         false,
+         0,
+         0,
+         {},
+         "ssz",
+         "skip scale 0 (adm_scale0 = 0)"},
         {"adm_skip_aim", OptionType::boolean, false, 0, 0, {}, "", "skip the AIM pass (aim = 0)"},
     };
     definition.make_cpu = make_cpu;
@@ -66,8 +123,9 @@ Scorer::Scorer(const OptionValues& values) : suffix_(values.output_suffix()) {
 void Scorer::init(const VideoFormat& format) {
     const Options& o = config_.options;
     if (format.width < min_size || format.height < min_size)
-        throw usage_error(fmt::format("adm: the frame is {}x{}; ADM needs at least {}x{} luma samples",
-                                      format.width, format.height, min_size, min_size));
+        throw usage_error(
+            fmt::format("adm: the frame is {}x{}; ADM needs at least {}x{} luma samples",
+                        format.width, format.height, min_size, min_size));
     // The reference fails every frame below this viewing condition (spec §2).
     if (o.view_distance * o.display_height < 3.0 * 1080)
         throw usage_error(fmt::format(
@@ -77,7 +135,8 @@ void Scorer::init(const VideoFormat& format) {
     config_.width = format.width;
     config_.height = format.height;
     config_.geometry = make_geometry(format.width, format.height);
-    const CsfCondition condition{o.csf_mode, o.view_distance, o.display_height, o.csf_scale, o.csf_diag_scale};
+    const CsfCondition condition{o.csf_mode, o.view_distance, o.display_height, o.csf_scale,
+                                 o.csf_diag_scale};
     config_.factors = csf_factors(condition);
     config_.multipliers = csf_multipliers(config_.factors, condition);
 }

@@ -20,17 +20,17 @@ FeatureDefinition definition();
 
 struct Options {
     bool debug = false;
-    double gain_limit = 100.0;       // adm_enhn_gain_limit
-    double view_distance = 3.0;      // adm_norm_view_dist
-    int display_height = 1080;       // adm_ref_display_height
-    int csf_mode = 0;                // adm_csf_mode
-    double noise_weight = 0.03125;   // adm_noise_weight
-    double csf_scale = 1.0;          // adm_csf_scale (Barten only)
-    double csf_diag_scale = 1.0;     // adm_csf_diag_scale (Barten only)
-    double dlm_weight = 0.5;         // adm_dlm_weight
-    double min_val = 0.0;            // adm_min_val
-    bool skip_scale0 = false;        // adm_skip_scale0
-    bool skip_aim = false;           // adm_skip_aim
+    double gain_limit = 100.0;      // adm_enhn_gain_limit
+    double view_distance = 3.0;     // adm_norm_view_dist
+    int display_height = 1080;      // adm_ref_display_height
+    int csf_mode = 0;               // adm_csf_mode
+    double noise_weight = 0.03125;  // adm_noise_weight
+    double csf_scale = 1.0;         // adm_csf_scale (Barten only)
+    double csf_diag_scale = 1.0;    // adm_csf_diag_scale (Barten only)
+    double dlm_weight = 0.5;        // adm_dlm_weight
+    double min_val = 0.0;           // adm_min_val
+    bool skip_scale0 = false;       // adm_skip_scale0
+    bool skip_aim = false;          // adm_skip_aim
 
     static Options from(const OptionValues& values);
 };
@@ -53,7 +53,7 @@ struct Block {
 struct Config {
     Options options;
     int bit_depth = 8;
-    int width = 0;   // luma
+    int width = 0;  // luma
     int height = 0;
     std::array<ScaleGeometry, scale_count> geometry;
     CsfFactors factors;          // §7 floats (the den stage and the float tail)

@@ -21,9 +21,11 @@ float watson_factor(float r, int lambda, int theta) {
                                        {0.34537f, 0.41317f, 0.49428f, 0.41317f},
                                        {0.18004f, 0.22727f, 0.28688f, 0.22727f},
                                        {0.091401f, 0.11792f, 0.15214f, 0.11792f}};
-    const float t = float(std::log10(std::pow(2.0, lambda + 1) * double(f0) * double(g[theta]) / double(r)));
+    const float t =
+        float(std::log10(std::pow(2.0, lambda + 1) * double(f0) * double(g[theta]) / double(r)));
     const float e = k * t * t;
-    const float q = float(2.0 * double(a) * std::pow(10.0, double(e)) / double(amplitude[lambda][theta]));
+    const float q =
+        float(2.0 * double(a) * std::pow(10.0, double(e)) / double(amplitude[lambda][theta]));
     return 1.0f / q;
 }
 
@@ -35,25 +37,73 @@ struct BlendTable {
 };
 
 constexpr BlendTable legacy_tables[] = {
-    {1080, 3, {0.01183f, 0.025026f, 0.04295f, 0.058621f}, {0.004302f, 0.011778f, 0.023918f, 0.035901f}},
-    {1080, 5, {0.004212f, 0.014809f, 0.029642f, 0.047464f}, {0.000984f, 0.005852f, 0.0146f, 0.027574f}},
-    {2160, 3, {0.00226f, 0.01183f, 0.025026f, 0.04295f}, {0.000479f, 0.004302f, 0.011778f, 0.023918f}},
-    {2160, 5, {0.000092f, 0.004212f, 0.014809f, 0.029642f}, {0.000050f, 0.000984f, 0.005852f, 0.0146f}},
-    {720, 3, {0.018715f, 0.035637f, 0.052798f, 0.061509f}, {0.007999f, 0.018396f, 0.031851f, 0.037718f}},
-    {720, 5, {0.010144f, 0.022561f, 0.040309f, 0.05672f}, {0.003463f, 0.010282f, 0.021839f, 0.034641f}},
-    {480, 3, {0.027961f, 0.045875f, 0.060275f, 0.056234f}, {0.013572f, 0.026277f, 0.036959f, 0.034511f}},
-    {480, 5, {0.016781f, 0.032822f, 0.05032f, 0.061594f}, {0.00691f, 0.016545f, 0.029917f, 0.037777f}},
+    {1080,
+     3,
+     {0.01183f, 0.025026f, 0.04295f, 0.058621f},
+     {0.004302f, 0.011778f, 0.023918f, 0.035901f}},
+    {1080,
+     5,
+     {0.004212f, 0.014809f, 0.029642f, 0.047464f},
+     {0.000984f, 0.005852f, 0.0146f, 0.027574f}},
+    {2160,
+     3,
+     {0.00226f, 0.01183f, 0.025026f, 0.04295f},
+     {0.000479f, 0.004302f, 0.011778f, 0.023918f}},
+    {2160,
+     5,
+     {0.000092f, 0.004212f, 0.014809f, 0.029642f},
+     {0.000050f, 0.000984f, 0.005852f, 0.0146f}},
+    {720,
+     3,
+     {0.018715f, 0.035637f, 0.052798f, 0.061509f},
+     {0.007999f, 0.018396f, 0.031851f, 0.037718f}},
+    {720,
+     5,
+     {0.010144f, 0.022561f, 0.040309f, 0.05672f},
+     {0.003463f, 0.010282f, 0.021839f, 0.034641f}},
+    {480,
+     3,
+     {0.027961f, 0.045875f, 0.060275f, 0.056234f},
+     {0.013572f, 0.026277f, 0.036959f, 0.034511f}},
+    {480,
+     5,
+     {0.016781f, 0.032822f, 0.05032f, 0.061594f},
+     {0.00691f, 0.016545f, 0.029917f, 0.037777f}},
 };
 
 constexpr BlendTable mae_tables[] = {
-    {1080, 3, {0.011249f, 0.022606f, 0.035930f, 0.045673f}, {0.004097f, 0.010921f, 0.021430f, 0.031313f}},
-    {1080, 5, {0.004052f, 0.013939f, 0.026298f, 0.038833f}, {0.000927f, 0.005544f, 0.013415f, 0.024515f}},
-    {2160, 3, {0.002166f, 0.011249f, 0.022606f, 0.035930f}, {0.000447f, 0.004097f, 0.010921f, 0.021430f}},
-    {2160, 5, {0.000077f, 0.004052f, 0.013939f, 0.026298f}, {0.000045f, 0.000927f, 0.005544f, 0.013415f}},
-    {720, 3, {0.017329f, 0.030870f, 0.042134f, 0.047410f}, {0.007509f, 0.016707f, 0.028072f, 0.032722f}},
-    {720, 5, {0.009689f, 0.020577f, 0.034162f, 0.044523f}, {0.003302f, 0.009579f, 0.019661f, 0.030318f}},
-    {480, 3, {0.024969f, 0.037825f, 0.046676f, 0.043974f}, {0.012511f, 0.023424f, 0.032139f, 0.030166f}},
-    {480, 5, {0.015665f, 0.028766f, 0.040612f, 0.047483f}, {0.006514f, 0.015107f, 0.026476f, 0.032776f}},
+    {1080,
+     3,
+     {0.011249f, 0.022606f, 0.035930f, 0.045673f},
+     {0.004097f, 0.010921f, 0.021430f, 0.031313f}},
+    {1080,
+     5,
+     {0.004052f, 0.013939f, 0.026298f, 0.038833f},
+     {0.000927f, 0.005544f, 0.013415f, 0.024515f}},
+    {2160,
+     3,
+     {0.002166f, 0.011249f, 0.022606f, 0.035930f},
+     {0.000447f, 0.004097f, 0.010921f, 0.021430f}},
+    {2160,
+     5,
+     {0.000077f, 0.004052f, 0.013939f, 0.026298f},
+     {0.000045f, 0.000927f, 0.005544f, 0.013415f}},
+    {720,
+     3,
+     {0.017329f, 0.030870f, 0.042134f, 0.047410f},
+     {0.007509f, 0.016707f, 0.028072f, 0.032722f}},
+    {720,
+     5,
+     {0.009689f, 0.020577f, 0.034162f, 0.044523f},
+     {0.003302f, 0.009579f, 0.019661f, 0.030318f}},
+    {480,
+     3,
+     {0.024969f, 0.037825f, 0.046676f, 0.043974f},
+     {0.012511f, 0.023424f, 0.032139f, 0.030166f}},
+    {480,
+     5,
+     {0.015665f, 0.028766f, 0.040612f, 0.047483f},
+     {0.006514f, 0.015107f, 0.026476f, 0.032776f}},
 };
 
 CsfFactors blend_factors(const BlendTable (&tables)[8], int display_height, double view_distance) {
@@ -105,15 +155,18 @@ float barten_factor(double view_distance, int display_height, int scale, double 
     const float sp = float(std::log10(luminance));
     float p[4];
     for (int c = 1; c <= 4; ++c)
-        p[c - 1] = parameters[i][c] + ((parameters[i + 1][c] - parameters[i][c]) / (rp - lp)) * (sp - lp);
+        p[c - 1] =
+            parameters[i][c] + ((parameters[i + 1][c] - parameters[i][c]) / (rp - lp)) * (sp - lp);
 
     const float aa = float(1 + std::pow(double(p[0] * sf), double(p[1])));
-    const float bb = float(1 / std::pow(1 - std::exp(-std::pow(double(sf / 7.0f), 2)), double(p[2])));
+    const float bb =
+        float(1 / std::pow(1 - std::exp(-std::pow(double(sf / 7.0f), 2)), double(p[2])));
     const float csf = float(p[3] / std::pow(double(aa * bb), 0.5));
     float mtf = 0.0f;
     for (int k = 0; k < 4; ++k) mtf = float(mtf + ma[k] * std::exp(double(-mb[k] * sf)));
-    const float rod = float(sa[0] * std::pow(std::pow(double(sa[1] / float(luminance_nits)), double(sa[2])) + 1,
-                                             -double(sa[3])));
+    const float rod =
+        float(sa[0] * std::pow(std::pow(double(sa[1] / float(luminance_nits)), double(sa[2])) + 1,
+                               -double(sa[3])));
     return float(double((csf * mtf) * rod) * csf_scale);
 }
 
@@ -122,8 +175,10 @@ CsfFactors csf_factors(const CsfCondition& condition) {
     case 1: {
         CsfFactors factors;
         for (int s = 0; s < 4; ++s) {
-            factors.hv[s] = barten_factor(condition.view_distance, condition.display_height, s, condition.csf_scale);
-            factors.d[s] = barten_factor(condition.view_distance, condition.display_height, s, condition.csf_diag_scale);
+            factors.hv[s] = barten_factor(condition.view_distance, condition.display_height, s,
+                                          condition.csf_scale);
+            factors.d[s] = barten_factor(condition.view_distance, condition.display_height, s,
+                                         condition.csf_diag_scale);
         }
         return factors;
     }
@@ -145,7 +200,8 @@ CsfMultipliers csf_multipliers(const CsfFactors& factors, const CsfCondition& co
     CsfMultipliers result;
     // §7.4: at the default viewing condition the reference hard-codes scale 0's multipliers
     // (the formula would give 36451 and 49414).
-    if (std::fabs(condition.view_distance * condition.display_height - 3240.0) < 1e-8 && condition.mode == 0) {
+    if (std::fabs(condition.view_distance * condition.display_height - 3240.0) < 1e-8 &&
+        condition.mode == 0) {
         result.band[0] = {36453, 36453, 49417};
     } else {
         const std::uint16_t hv = to_u16(double(factors.hv[0]) * (1 << 21));

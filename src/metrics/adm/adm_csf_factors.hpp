@@ -8,11 +8,11 @@
 namespace vq::adm {
 
 struct CsfCondition {
-    int mode = 0;                  // 0 Watson-97, 1 Barten, 2 blend table, 3 blend "MAE" table
-    double view_distance = 3.0;    // nvd
-    int display_height = 1080;     // rdh
-    double csf_scale = 1.0;        // Barten: h and v
-    double csf_diag_scale = 1.0;   // Barten: d
+    int mode = 0;                 // 0 Watson-97, 1 Barten, 2 blend table, 3 blend "MAE" table
+    double view_distance = 3.0;   // nvd
+    int display_height = 1080;    // rdh
+    double csf_scale = 1.0;       // Barten: h and v
+    double csf_diag_scale = 1.0;  // Barten: d
 };
 
 // f_hv (h and v bands) and f_d per scale.

@@ -24,14 +24,16 @@ public:
     void prepare(cudaStream_t stream) override {
         const Config& config = scorer_.config();
         for (int s = 0; s < scale_count; ++s)
-            bands_[s] = cuda::DeviceBuffer(2 * device::bands_per_image * band_samples(s) * coefficient_bytes(s));
+            bands_[s] = cuda::DeviceBuffer(2 * device::bands_per_image * band_samples(s) *
+                                           coefficient_bytes(s));
 
         // The mask launch's plan: fixed for the run, so it lives on the device and each block
         // reads its scale's constants from there.
         device::MaskPlan plan{};
         std::size_t row_sum_count = 0;
         for (int s = 0; s < scale_count; ++s)
-            if (scored(s)) row_sum_count += std::size_t(device::sum_count) * std::size_t(region_rows(s));
+            if (scored(s))
+                row_sum_count += std::size_t(device::sum_count) * std::size_t(region_rows(s));
         row_sums_ = cuda::DeviceArray<unsigned long long>(row_sum_count);
         cuda::zero_async(row_sums_.data(), row_sum_count, stream);
         std::size_t row_sum_offset = 0;
@@ -72,10 +74,13 @@ public:
         mask_blocks_ = blocks;
     }
 
-    void enqueue(const cuda::DeviceFrame& frame, std::byte* device_block, cudaStream_t stream) override {
+    void enqueue(const cuda::DeviceFrame& frame, std::byte* device_block,
+                 cudaStream_t stream) override {
         const Config& config = scorer_.config();
-        if (config.bit_depth > 8) dwt0<std::uint16_t>(frame, stream);
-        else dwt0<std::uint8_t>(frame, stream);
+        if (config.bit_depth > 8)
+            dwt0<std::uint16_t>(frame, stream);
+        else
+            dwt0<std::uint8_t>(frame, stream);
         for (int s = 1; s < scale_count; ++s) {
             const int width = config.geometry[s - 1].width, height = config.geometry[s - 1].height;
             if (s == 1)
@@ -104,12 +109,15 @@ private:
         const ScaleGeometry& g = scorer_.config().geometry[s];
         return std::size_t(g.width) * std::size_t(g.height);
     }
-    static std::size_t coefficient_bytes(int s) { return s == 0 ? sizeof(std::int16_t) : sizeof(std::int32_t); }
+    static std::size_t coefficient_bytes(int s) {
+        return s == 0 ? sizeof(std::int16_t) : sizeof(std::int32_t);
+    }
 
     // Band `index` (a, h, v, d) of image 0 (reference) or 1 (distorted) at scale s.
     std::byte* band_bytes(int s, int image, int index) const {
-        return bands_[s].data() + (std::size_t(image * device::bands_per_image + index) * band_samples(s)) *
-                                      coefficient_bytes(s);
+        return bands_[s].data() +
+               (std::size_t(image * device::bands_per_image + index) * band_samples(s)) *
+                   coefficient_bytes(s);
     }
     template <typename T>
     T* band(int s, int image, int index) const {
@@ -119,7 +127,8 @@ private:
     device::DwtBands<T> bands_of(int s) const {
         device::DwtBands<T> out{};
         for (int image = 0; image < 2; ++image)
-            for (int index = 0; index < device::bands_per_image; ++index) out.band[image][index] = band<T>(s, image, index);
+            for (int index = 0; index < device::bands_per_image; ++index)
+                out.band[image][index] = band<T>(s, image, index);
         return out;
     }
 
@@ -127,8 +136,9 @@ private:
     void dwt0(const cuda::DeviceFrame& frame, cudaStream_t stream) const {
         const Config& config = scorer_.config();
         device::launch_dwt0(cuda::DeviceFrame::plane<Sample>(frame.reference, frame.format, 0),
-                            cuda::DeviceFrame::plane<Sample>(frame.distorted, frame.format, 0), config.width,
-                            config.height, config.bit_depth, bands_of<std::int16_t>(0), stream);
+                            cuda::DeviceFrame::plane<Sample>(frame.distorted, frame.format, 0),
+                            config.width, config.height, config.bit_depth,
+                            bands_of<std::int16_t>(0), stream);
     }
 
     std::array<cuda::DeviceBuffer, scale_count> bands_;  // per scale: [image][a, h, v, d] bands

@@ -30,8 +30,10 @@ struct ImageBands {
 template <typename Out>
 __device__ ImageBands<Out> image_bands(const DwtBands<Out>& out) {
     const bool first = blockIdx.z == 0;
-    return {first ? out.band[0][band_a] : out.band[1][band_a], first ? out.band[0][band_h] : out.band[1][band_h],
-            first ? out.band[0][band_v] : out.band[1][band_v], first ? out.band[0][band_d] : out.band[1][band_d]};
+    return {first ? out.band[0][band_a] : out.band[1][band_a],
+            first ? out.band[0][band_h] : out.band[1][band_h],
+            first ? out.band[0][band_v] : out.band[1][band_v],
+            first ? out.band[0][band_d] : out.band[1][band_d]};
 }
 
 template <typename Mid>
@@ -43,8 +45,8 @@ struct VerticalPair {
 // of a column into a VerticalPair, `horizontal(four values, high_pass)` four vertical results of
 // a row into one band value. Both follow §3.1's mirroring at the plane edges.
 template <typename Mid, typename In, typename Out, typename Vertical, typename Horizontal>
-__device__ void dwt_tile(const In* source, int width, int height, ImageBands<Out> bands, int out_width, int out_height,
-                         Vertical vertical, Horizontal horizontal) {
+__device__ void dwt_tile(const In* source, int width, int height, ImageBands<Out> bands,
+                         int out_width, int out_height, Vertical vertical, Horizontal horizontal) {
     __shared__ Mid low[dwt_tile_height][dwt_span];
     __shared__ Mid high[dwt_tile_height][dwt_span];
     const int i0 = blockIdx.y * dwt_tile_height;
@@ -81,7 +83,8 @@ __global__ void __launch_bounds__(dwt_threads)
     dwt0(const Sample* reference, const Sample* distorted, int width, int height, int bit_depth,
          DwtBands<std::int16_t> out, int out_width, int out_height) {
     dwt_tile<std::int16_t>(
-        blockIdx.z == 0 ? reference : distorted, width, height, image_bands(out), out_width, out_height,
+        blockIdx.z == 0 ? reference : distorted, width, height, image_bands(out), out_width,
+        out_height,
         [bit_depth](int p0, int p1, int p2, int p3) {
             const Pair16 v = dwt0_vertical(p0, p1, p2, p3, bit_depth);
             return VerticalPair<std::int16_t>{v.low, v.high};
@@ -97,8 +100,9 @@ struct Rounding {
 };
 
 constexpr Rounding wide_rounding(int scale) {
-    return scale == 1 ? Rounding{0, 0, 16384, 15} : scale == 2 ? Rounding{32768, 16, 32768, 16}
-                                                               : Rounding{32768, 16, 16384, 15};
+    return scale == 1   ? Rounding{0, 0, 16384, 15}
+           : scale == 2 ? Rounding{32768, 16, 32768, 16}
+                        : Rounding{32768, 16, 16384, 15};
 }
 
 template <typename In>
@@ -106,15 +110,18 @@ __global__ void __launch_bounds__(dwt_threads)
     dwt_wide(const In* reference, const In* distorted, int width, int height, Rounding rounding,
              DwtBands<std::int32_t> out, int out_width, int out_height) {
     dwt_tile<std::int32_t>(
-        blockIdx.z == 0 ? reference : distorted, width, height, image_bands(out), out_width, out_height,
+        blockIdx.z == 0 ? reference : distorted, width, height, image_bands(out), out_width,
+        out_height,
         [rounding](std::int64_t p0, std::int64_t p1, std::int64_t p2, std::int64_t p3) {
             return VerticalPair<std::int32_t>{
                 dwt_wide_low(p0, p1, p2, p3, rounding.vertical_add, rounding.vertical_shift),
                 dwt_wide_high(p0, p1, p2, p3, rounding.vertical_add, rounding.vertical_shift)};
         },
         [rounding](const std::int32_t* v, bool high_pass) {
-            return high_pass ? dwt_wide_high(v[0], v[1], v[2], v[3], rounding.horizontal_add, rounding.horizontal_shift)
-                             : dwt_wide_low(v[0], v[1], v[2], v[3], rounding.horizontal_add, rounding.horizontal_shift);
+            return high_pass ? dwt_wide_high(v[0], v[1], v[2], v[3], rounding.horizontal_add,
+                                             rounding.horizontal_shift)
+                             : dwt_wide_low(v[0], v[1], v[2], v[3], rounding.horizontal_add,
+                                            rounding.horizontal_shift);
         });
 }
 
@@ -126,11 +133,12 @@ dim3 dwt_grid(int out_width, int out_height) {
 }  // namespace
 
 template <typename Sample>
-void launch_dwt0(const Sample* reference, const Sample* distorted, int width, int height, int bit_depth,
-                 const DwtBands<std::int16_t>& out, cudaStream_t stream) {
+void launch_dwt0(const Sample* reference, const Sample* distorted, int width, int height,
+                 int bit_depth, const DwtBands<std::int16_t>& out, cudaStream_t stream) {
     const int out_width = (width + 1) / 2, out_height = (height + 1) / 2;
-    dwt0<Sample><<<dwt_grid(out_width, out_height), dim3(dwt_tile_width, dwt_tile_height), 0, stream>>>(
-        reference, distorted, width, height, bit_depth, out, out_width, out_height);
+    dwt0<Sample>
+        <<<dwt_grid(out_width, out_height), dim3(dwt_tile_width, dwt_tile_height), 0, stream>>>(
+            reference, distorted, width, height, bit_depth, out, out_width, out_height);
     VQ_CUDA_CHECK_LAUNCH(dwt0);
 }
 
@@ -138,18 +146,20 @@ template <typename In>
 void launch_dwt_wide(int scale, const In* reference_a, const In* distorted_a, int width, int height,
                      const DwtBands<std::int32_t>& out, cudaStream_t stream) {
     const int out_width = (width + 1) / 2, out_height = (height + 1) / 2;
-    dwt_wide<In><<<dwt_grid(out_width, out_height), dim3(dwt_tile_width, dwt_tile_height), 0, stream>>>(
-        reference_a, distorted_a, width, height, wide_rounding(scale), out, out_width, out_height);
+    dwt_wide<In>
+        <<<dwt_grid(out_width, out_height), dim3(dwt_tile_width, dwt_tile_height), 0, stream>>>(
+            reference_a, distorted_a, width, height, wide_rounding(scale), out, out_width,
+            out_height);
     VQ_CUDA_CHECK_LAUNCH(dwt_wide);
 }
 
-template void launch_dwt0(const std::uint8_t*, const std::uint8_t*, int, int, int, const DwtBands<std::int16_t>&,
-                          cudaStream_t);
-template void launch_dwt0(const std::uint16_t*, const std::uint16_t*, int, int, int, const DwtBands<std::int16_t>&,
-                          cudaStream_t);
-template void launch_dwt_wide(int, const std::int16_t*, const std::int16_t*, int, int, const DwtBands<std::int32_t>&,
-                              cudaStream_t);
-template void launch_dwt_wide(int, const std::int32_t*, const std::int32_t*, int, int, const DwtBands<std::int32_t>&,
-                              cudaStream_t);
+template void launch_dwt0(const std::uint8_t*, const std::uint8_t*, int, int, int,
+                          const DwtBands<std::int16_t>&, cudaStream_t);
+template void launch_dwt0(const std::uint16_t*, const std::uint16_t*, int, int, int,
+                          const DwtBands<std::int16_t>&, cudaStream_t);
+template void launch_dwt_wide(int, const std::int16_t*, const std::int16_t*, int, int,
+                              const DwtBands<std::int32_t>&, cudaStream_t);
+template void launch_dwt_wide(int, const std::int32_t*, const std::int32_t*, int, int,
+                              const DwtBands<std::int32_t>&, cudaStream_t);
 
 }  // namespace vq::adm::device

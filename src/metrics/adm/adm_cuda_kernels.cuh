@@ -29,8 +29,8 @@ struct DwtBands {
 
 // Scale 0 from the luma planes (uint8 or uint16 samples).
 template <typename Sample>
-void launch_dwt0(const Sample* reference, const Sample* distorted, int width, int height, int bit_depth,
-                 const DwtBands<std::int16_t>& out, cudaStream_t stream);
+void launch_dwt0(const Sample* reference, const Sample* distorted, int width, int height,
+                 int bit_depth, const DwtBands<std::int16_t>& out, cudaStream_t stream);
 
 // Scale `scale` (1..3) from the previous scale's a bands (int16 after scale 0, int32 after).
 template <typename In>
@@ -40,7 +40,7 @@ void launch_dwt_wide(int scale, const In* reference_a, const In* distorted_a, in
 // The masking of every scored scale in one launch: each block takes a tile_width x tile_height
 // tile of one scale's scored region (the blocks of scale 0 first, the largest), and each warp adds
 // its row segment's exact sums to that row's accumulators.
-inline constexpr int sum_count = 9;  // den h, v, d; dlm h, v, d; aim h, v, d, as in ScaleSums
+inline constexpr int sum_count = 9;    // den h, v, d; dlm h, v, d; aim h, v, d, as in ScaleSums
 inline constexpr int tile_width = 32;  // one warp per tile row
 inline constexpr int tile_height = 8;
 
@@ -48,10 +48,10 @@ inline constexpr int tile_height = 8;
 struct ScaleMask {
     const void* reference[3];  // h, v, d coefficients (int16 at scale 0, int32 after)
     const void* distorted[3];
-    int width, height;         // band
-    int top, left;             // scored region origin
-    int row_end, col_end;      // scored region end (exclusive)
-    int rows, tiles_x;         // region rows; column tiles
+    int width, height;           // band
+    int top, left;               // scored region origin
+    int row_end, col_end;        // scored region end (exclusive)
+    int rows, tiles_x;           // region rows; column tiles
     int block_begin, block_end;  // this scale's blocks in the launch (empty when not scored)
     std::uint32_t multiplier[3];
     int cube_shift[3];

@@ -23,11 +23,11 @@ constexpr int ring_cells = 2 * window_width + 2 * tile_height;
 
 // Everything the masking needs of one coefficient position, after decoupling and CSF.
 struct Cell {
-    std::int32_t o[3];          // reference coefficients (the denominator)
-    std::int32_t r[3], a[3];    // restored and additive values
-    std::uint32_t mask_a;       // Σ_b of the /30 map of CSF(A_b): the DLM masker
-    std::uint32_t mask_r;       // Σ_b of the /30 map of CSF(R_b): the AIM masker
-    std::uint32_t centre_a;     // Σ_b of the /15 centre term of CSF(A_b)
+    std::int32_t o[3];        // reference coefficients (the denominator)
+    std::int32_t r[3], a[3];  // restored and additive values
+    std::uint32_t mask_a;     // Σ_b of the /30 map of CSF(A_b): the DLM masker
+    std::uint32_t mask_r;     // Σ_b of the /30 map of CSF(R_b): the AIM masker
+    std::uint32_t centre_a;   // Σ_b of the /15 centre term of CSF(A_b)
     std::uint32_t centre_r;
 };
 
@@ -84,25 +84,27 @@ __device__ std::int32_t threshold(const Window& window, int ty, int tx, std::uin
 
 // §9.2 for one band b of the values V at a position of threshold thr.
 template <bool Scale0>
-__device__ std::int64_t masked_term(const ScaleMask& p, std::int32_t value, std::int32_t thr, int b) {
+__device__ std::int64_t masked_term(const ScaleMask& p, std::int32_t value, std::int32_t thr,
+                                    int b) {
     if constexpr (Scale0) {
         const bool diagonal = b == 2;
-        return masked_cube(value * std::int32_t(p.multiplier[b]), thr, diagonal ? 12 : 10, diagonal ? 30 : 29,
-                           p.cube_shift[b]);
+        return masked_cube(value * std::int32_t(p.multiplier[b]), thr, diagonal ? 12 : 10,
+                           diagonal ? 30 : 29, p.cube_shift[b]);
     } else {
         return masked_cube(csf_wide(value, p.multiplier[b]), thr, 0, 30, p.cube_shift[b]);
     }
 }
 
 __device__ unsigned long long warp_sum(unsigned long long value) {
-    for (int offset = 16; offset > 0; offset /= 2) value += __shfl_down_sync(0xffffffffu, value, offset);
+    for (int offset = 16; offset > 0; offset /= 2)
+        value += __shfl_down_sync(0xffffffffu, value, offset);
     return value;
 }
 
 // The tile (tile_x, tile_y) of scale p's scored region.
 template <bool Scale0, bool Aim, typename Coef>
-__device__ void mask_tile(const ScaleMask& p, double gain_limit, int tile_x, int tile_y, Window& masker_a,
-                          Window& masker_r) {
+__device__ void mask_tile(const ScaleMask& p, double gain_limit, int tile_x, int tile_y,
+                          Window& masker_a, Window& masker_r) {
     const int tx = threadIdx.x, ty = threadIdx.y;
     const int i0 = p.top + tile_y * tile_height;
     const int j0 = p.left + tile_x * tile_width;
@@ -113,7 +115,8 @@ __device__ void mask_tile(const ScaleMask& p, double gain_limit, int tile_x, int
     // This thread's own position, kept in registers for the second phase.
     const int i = i0 + ty, j = j0 + tx;
     Cell own{};
-    if (needed(i, j)) own = evaluate<Scale0, Coef>(p, gain_limit, mirror(i, p.height), mirror(j, p.width), Aim);
+    if (needed(i, j))
+        own = evaluate<Scale0, Coef>(p, gain_limit, mirror(i, p.height), mirror(j, p.width), Aim);
     masker_a[ty + 1][tx + 1] = own.mask_a;
     masker_r[ty + 1][tx + 1] = own.mask_r;
 
@@ -131,7 +134,8 @@ __device__ void mask_tile(const ScaleMask& p, double gain_limit, int tile_x, int
         const int ri = i0 - 1 + ci, rj = j0 - 1 + cj;
         Cell cell{};
         if (needed(ri, rj))
-            cell = evaluate<Scale0, Coef>(p, gain_limit, mirror(ri, p.height), mirror(rj, p.width), Aim);
+            cell = evaluate<Scale0, Coef>(p, gain_limit, mirror(ri, p.height), mirror(rj, p.width),
+                                          Aim);
         masker_a[ci][cj] = cell.mask_a;
         masker_r[ci][cj] = cell.mask_r;
     }
@@ -142,7 +146,8 @@ __device__ void mask_tile(const ScaleMask& p, double gain_limit, int tile_x, int
         const std::int32_t thr_dlm = threshold(masker_a, ty, tx, own.centre_a);
         const std::int32_t thr_aim = Aim ? threshold(masker_r, ty, tx, own.centre_r) : 0;
         for (int b = 0; b < 3; ++b) {
-            sums[b] = Scale0 ? den_cube0(own.o[b]) : den_cube_wide(own.o[b], p.den_square_shift, p.den_col_shift);
+            sums[b] = Scale0 ? den_cube0(own.o[b])
+                             : den_cube_wide(own.o[b], p.den_square_shift, p.den_col_shift);
             sums[3 + b] = (unsigned long long)masked_term<Scale0>(p, own.r[b], thr_dlm, b);
             if (Aim) sums[6 + b] = (unsigned long long)masked_term<Scale0>(p, own.a[b], thr_aim, b);
         }
@@ -168,17 +173,21 @@ __global__ void __launch_bounds__(mask_threads) mask_scales(const MaskPlan* plan
     const int index = block - scale.block_begin;
     const int tile_x = index % scale.tiles_x, tile_y = index / scale.tiles_x;
     if (s == 0)
-        mask_tile<true, Aim, std::int16_t>(scale, plan->gain_limit, tile_x, tile_y, masker_a, masker_r);
+        mask_tile<true, Aim, std::int16_t>(scale, plan->gain_limit, tile_x, tile_y, masker_a,
+                                           masker_r);
     else
-        mask_tile<false, Aim, std::int32_t>(scale, plan->gain_limit, tile_x, tile_y, masker_a, masker_r);
+        mask_tile<false, Aim, std::int32_t>(scale, plan->gain_limit, tile_x, tile_y, masker_a,
+                                            masker_r);
 }
 
 }  // namespace
 
 void launch_mask(const MaskPlan* plan, int blocks, bool aim, cudaStream_t stream) {
     const dim3 threads(tile_width, tile_height);
-    if (aim) mask_scales<true><<<unsigned(blocks), threads, 0, stream>>>(plan);
-    else mask_scales<false><<<unsigned(blocks), threads, 0, stream>>>(plan);
+    if (aim)
+        mask_scales<true><<<unsigned(blocks), threads, 0, stream>>>(plan);
+    else
+        mask_scales<false><<<unsigned(blocks), threads, 0, stream>>>(plan);
     VQ_CUDA_CHECK_LAUNCH(mask_scales);
 }
 

@@ -55,12 +55,12 @@ VQ_ADM_HD std::int16_t dwt0_high(int l0, int l1, int l2, int l3) {
 
 // §5: a pass of scales 1-3 with rounding (add, shift); 64-bit sums. Scale 1's vertical pass is
 // the raw sum (add 0, shift 0), which fits 32 bits for its int16 input.
-VQ_ADM_HD std::int32_t dwt_wide_low(std::int64_t p0, std::int64_t p1, std::int64_t p2, std::int64_t p3, int add,
-                                    int shift) {
+VQ_ADM_HD std::int32_t dwt_wide_low(std::int64_t p0, std::int64_t p1, std::int64_t p2,
+                                    std::int64_t p3, int add, int shift) {
     return std::int32_t((low_pass(p0, p1, p2, p3) + add) >> shift);
 }
-VQ_ADM_HD std::int32_t dwt_wide_high(std::int64_t p0, std::int64_t p1, std::int64_t p2, std::int64_t p3, int add,
-                                     int shift) {
+VQ_ADM_HD std::int32_t dwt_wide_high(std::int64_t p0, std::int64_t p1, std::int64_t p2,
+                                     std::int64_t p3, int add, int shift) {
     return std::int32_t((high_pass(p0, p1, p2, p3) + add) >> shift);
 }
 
@@ -81,7 +81,8 @@ VQ_ADM_HD int bit_width(std::uint32_t m) {
 
 // §6.1: the (h, v) vectors of ref (o) and dis (t) are within 1 degree of each other. Each exact
 // int64 goes through float first (round to nearest), everything after is double.
-VQ_ADM_HD bool within_one_degree(std::int64_t oh, std::int64_t ov, std::int64_t th, std::int64_t tv) {
+VQ_ADM_HD bool within_one_degree(std::int64_t oh, std::int64_t ov, std::int64_t th,
+                                 std::int64_t tv) {
     constexpr double cos_squared_one_degree = double(0x1.ffd814p-1f);  // f32(cos(pi/180)^2)
     const double d = double(float(oh * th + ov * tv)) / 4096.0;
     const double o = double(float(oh * oh + ov * ov)) / 4096.0;
@@ -156,13 +157,13 @@ VQ_ADM_HD std::int32_t centre_wide(std::int32_t c) { return fraction_wide(c, 286
 
 // §9.2 steps 1-3: the thresholded cube of one band's x at a position with threshold thr.
 // threshold_shift L, square_shift P, cube_shift Cc.
-VQ_ADM_HD std::int64_t masked_cube(std::int32_t x, std::int32_t thr, int threshold_shift, int square_shift,
-                                   int cube_shift) {
+VQ_ADM_HD std::int64_t masked_cube(std::int32_t x, std::int32_t thr, int threshold_shift,
+                                   int square_shift, int cube_shift) {
     const std::uint32_t magnitude = x < 0 ? 0u - std::uint32_t(x) : std::uint32_t(x);
     std::int32_t y = std::int32_t(magnitude - (std::uint32_t(thr) << threshold_shift));
     if (y < 0) y = 0;
-    const std::int32_t q =
-        std::int32_t((std::int64_t(y) * y + (std::int64_t(1) << (square_shift - 1))) >> square_shift);
+    const std::int32_t q = std::int32_t(
+        (std::int64_t(y) * y + (std::int64_t(1) << (square_shift - 1))) >> square_shift);
     const std::int64_t round = cube_shift >= 1 ? std::int64_t(1) << (cube_shift - 1) : 0;
     return (std::int64_t(q) * y + round) >> cube_shift;
 }
@@ -177,7 +178,8 @@ VQ_ADM_HD std::uint64_t den_cube0(int o) {
 VQ_ADM_HD std::uint64_t den_cube_wide(std::int32_t o, int square_shift, int col_shift) {
     const std::uint64_t m = o < 0 ? std::uint64_t(-std::int64_t(o)) : std::uint64_t(o);
     const std::uint64_t round = col_shift >= 1 ? std::uint64_t(1) << (col_shift - 1) : 0;
-    return ((((m * m + (std::uint64_t(1) << square_shift)) >> square_shift) * m) + round) >> col_shift;
+    return ((((m * m + (std::uint64_t(1) << square_shift)) >> square_shift) * m) + round) >>
+           col_shift;
 }
 
 }  // namespace vq::adm::device_math

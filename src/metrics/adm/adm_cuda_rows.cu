@@ -15,7 +15,8 @@ namespace {
 constexpr unsigned rows_threads = 256;
 
 // Block (q, s): quantity q of scale s.
-__global__ void __launch_bounds__(rows_threads) row_totals(const MaskPlan* plan, unsigned long long* block) {
+__global__ void __launch_bounds__(rows_threads)
+    row_totals(const MaskPlan* plan, unsigned long long* block) {
     const int q = int(blockIdx.x), s = int(blockIdx.y);
     const ScaleMask& scale = plan->scales[s];
     const bool den = q < 3, aim = q >= 6;
@@ -35,11 +36,13 @@ __global__ void __launch_bounds__(rows_threads) row_totals(const MaskPlan* plan,
     if (threadIdx.x == 0) block[s * sum_count + q] = total;
 }
 
-static_assert(sizeof(ScaleSums) == sum_count * sizeof(std::uint64_t) && offsetof(ScaleSums, den) == 0 &&
+static_assert(sizeof(ScaleSums) == sum_count * sizeof(std::uint64_t) &&
+                  offsetof(ScaleSums, den) == 0 &&
                   offsetof(ScaleSums, dlm) == 3 * sizeof(std::uint64_t) &&
                   offsetof(ScaleSums, aim) == 6 * sizeof(std::uint64_t),
               "ScaleSums is written as 9 consecutive 64-bit sums: den, dlm, aim");
-static_assert(sizeof(Block) == scale_count * sizeof(ScaleSums), "Block is the scales' sums back to back");
+static_assert(sizeof(Block) == scale_count * sizeof(ScaleSums),
+              "Block is the scales' sums back to back");
 
 }  // namespace
 

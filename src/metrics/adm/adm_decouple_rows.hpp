@@ -30,13 +30,15 @@ inline double limited_gain(std::int64_t r, std::int64_t o, std::int64_t t, doubl
 // either way and the gain limit skips o = 0. With an integral gain limit the double product
 // and comparison of §6.3 are exact integers, so they are done in int32 too.
 template <bool integral_gain>
-void decouple0_band(const std::int16_t* o, const std::int16_t* t, int begin, int end, double gain_limit,
-                    const std::uint8_t* angle, std::int16_t* r, std::int16_t* a) {
+void decouple0_band(const std::int16_t* o, const std::int16_t* t, int begin, int end,
+                    double gain_limit, const std::uint8_t* angle, std::int16_t* r,
+                    std::int16_t* a) {
     const int gain = int(gain_limit);
     for (int j = begin; j < end; ++j) {
         const int oj = o[j], tj = t[j];
         const int div = div_table[div_table_centre + oj];
-        const int k = std::min(std::max((div >> 15) * tj + (((div & 32767) * tj + 16384) >> 15), 0), 32768);
+        const int k =
+            std::min(std::max((div >> 15) * tj + (((div & 32767) * tj + 16384) >> 15), 0), 32768);
         int rj = (k * oj + 16384) >> 15;
         const bool limit = angle[j] && k > 0 && oj != 0;
         if constexpr (integral_gain) {
@@ -53,7 +55,8 @@ void decouple0_band(const std::int16_t* o, const std::int16_t* t, int begin, int
 
 // Scale 0 (int16 bands), columns [begin, end). `angle` is scratch for one flag per column.
 void decouple0(const std::int16_t* const* o, const std::int16_t* const* t, int begin, int end,
-               double gain_limit, std::uint8_t* angle, std::int16_t* const* r, std::int16_t* const* a) {
+               double gain_limit, std::uint8_t* angle, std::int16_t* const* r,
+               std::int16_t* const* a) {
     const std::int16_t *oh = o[0], *ov = o[1], *th = t[0], *tv = t[1];
     for (int j = begin; j < end; ++j) {
         // Products below 2^31 and their sums are exact in double, hence float(double) rounds
@@ -65,16 +68,19 @@ void decouple0(const std::int16_t* const* o, const std::int16_t* const* t, int b
     }
     const bool integral_gain = gain_limit == double(int(gain_limit));
     for (int b = 0; b < 3; ++b) {
-        if (integral_gain) decouple0_band<true>(o[b], t[b], begin, end, gain_limit, angle, r[b], a[b]);
-        else decouple0_band<false>(o[b], t[b], begin, end, gain_limit, angle, r[b], a[b]);
+        if (integral_gain)
+            decouple0_band<true>(o[b], t[b], begin, end, gain_limit, angle, r[b], a[b]);
+        else
+            decouple0_band<false>(o[b], t[b], begin, end, gain_limit, angle, r[b], a[b]);
     }
 }
 
 // Scales 1-3, one band: the divisor is rounded to 15 significant bits first (§6.2). o = 0 needs
 // no special case, as at scale 0: the table's entry 0 makes k = 0, and r = 0 either way.
 template <bool integral_gain>
-void decouple_wide_band(const std::int32_t* o, const std::int32_t* t, int begin, int end, double gain_limit,
-                        const std::uint8_t* angle, std::int32_t* r, std::int32_t* a) {
+void decouple_wide_band(const std::int32_t* o, const std::int32_t* t, int begin, int end,
+                        double gain_limit, const std::uint8_t* angle, std::int32_t* r,
+                        std::int32_t* a) {
     const std::int64_t gain = std::int64_t(gain_limit);
     int j = begin;
 #if VQ_ADM_SIMD == 512
@@ -84,11 +90,14 @@ void decouple_wide_band(const std::int32_t* o, const std::int32_t* t, int begin,
         const __m512i full = _mm512_set1_epi64(32768), centre = _mm512_set1_epi64(div_table_centre);
         const __m512i gain_lanes = _mm512_set1_epi64(gain);
         for (; j + 8 <= end; j += 8) {
-            const __m512i oj = _mm512_cvtepi32_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(o + j)));
-            const __m512i tj = _mm512_cvtepi32_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(t + j)));
+            const __m512i oj =
+                _mm512_cvtepi32_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(o + j)));
+            const __m512i tj =
+                _mm512_cvtepi32_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(t + j)));
             const __m512i m = _mm512_abs_epi64(oj);
             // e = max(bit length - 15, 0) = max(49 - lzcnt64(m), 0).
-            const __m512i e = _mm512_max_epi64(_mm512_sub_epi64(_mm512_set1_epi64(49), _mm512_lzcnt_epi64(m)), zero);
+            const __m512i e = _mm512_max_epi64(
+                _mm512_sub_epi64(_mm512_set1_epi64(49), _mm512_lzcnt_epi64(m)), zero);
             const __m512i half = _mm512_srli_epi64(_mm512_sllv_epi64(one, e), 1);
             const __m512i rounded = _mm512_srlv_epi64(_mm512_add_epi64(m, half), e);
             const __m512i div = _mm512_cvtepi32_epi64(
@@ -100,16 +109,20 @@ void decouple_wide_band(const std::int32_t* o, const std::int32_t* t, int begin,
             const __m512i add = _mm512_sllv_epi64(_mm512_set1_epi64(1 << 14), e);
             __m512i k = _mm512_srav_epi64(_mm512_add_epi64(quotient, add), shift);
             k = _mm512_min_epi64(_mm512_max_epi64(k, zero), full);
-            __m512i rj = _mm512_srai_epi64(_mm512_add_epi64(_mm512_mul_epi32(k, oj), _mm512_set1_epi64(16384)), 15);
+            __m512i rj = _mm512_srai_epi64(
+                _mm512_add_epi64(_mm512_mul_epi32(k, oj), _mm512_set1_epi64(16384)), 15);
             const __m512i scaled = _mm512_mul_epi32(rj, gain_lanes);
-            const __m512i limited = _mm512_mask_blend_epi64(_mm512_cmpgt_epi64_mask(oj, zero),
-                                                            _mm512_max_epi64(scaled, tj), _mm512_min_epi64(scaled, tj));
+            const __m512i limited =
+                _mm512_mask_blend_epi64(_mm512_cmpgt_epi64_mask(oj, zero),
+                                        _mm512_max_epi64(scaled, tj), _mm512_min_epi64(scaled, tj));
             const __m128i flags = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(angle + j));
             const __mmask8 limit = _mm512_cmpneq_epi64_mask(_mm512_cvtepu8_epi64(flags), zero) &
-                                   _mm512_cmpgt_epi64_mask(k, zero) & _mm512_cmpneq_epi64_mask(oj, zero);
+                                   _mm512_cmpgt_epi64_mask(k, zero) &
+                                   _mm512_cmpneq_epi64_mask(oj, zero);
             rj = _mm512_mask_blend_epi64(limit, rj, limited);
             _mm256_storeu_si256(reinterpret_cast<__m256i*>(r + j), _mm512_cvtepi64_epi32(rj));
-            _mm256_storeu_si256(reinterpret_cast<__m256i*>(a + j), _mm512_cvtepi64_epi32(_mm512_sub_epi64(tj, rj)));
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(a + j),
+                                _mm512_cvtepi64_epi32(_mm512_sub_epi64(tj, rj)));
         }
     }
 #endif
@@ -119,7 +132,8 @@ void decouple_wide_band(const std::int32_t* o, const std::int32_t* t, int begin,
         const int e = m < 32768 ? 0 : std::bit_width(m) - 15;
         const std::uint32_t rounded = (m + ((1u << e) >> 1)) >> e;
         const std::int64_t quotient = std::int64_t(div_table[div_table_centre + rounded]) * tj;
-        std::int64_t k = ((oj < 0 ? -quotient : quotient) + (std::int64_t(1) << (14 + e))) >> (15 + e);
+        std::int64_t k =
+            ((oj < 0 ? -quotient : quotient) + (std::int64_t(1) << (14 + e))) >> (15 + e);
         k = std::min<std::int64_t>(std::max<std::int64_t>(k, 0), 32768);
         std::int64_t rj = std::int32_t((k * oj + 16384) >> 15);
         const bool limit = angle[j] && k > 0 && oj != 0;
@@ -138,7 +152,8 @@ void decouple_wide_band(const std::int32_t* o, const std::int32_t* t, int begin,
 
 // Scales 1-3 (int32 bands), columns [begin, end).
 void decouple_wide(const std::int32_t* const* o, const std::int32_t* const* t, int begin, int end,
-                   double gain_limit, std::uint8_t* angle, std::int32_t* const* r, std::int32_t* const* a) {
+                   double gain_limit, std::uint8_t* angle, std::int32_t* const* r,
+                   std::int32_t* const* a) {
     const std::int32_t *oh = o[0], *ov = o[1], *th = t[0], *tv = t[1];
     for (int j = begin; j < end; ++j) {
         const std::int64_t dp = std::int64_t(oh[j]) * th[j] + std::int64_t(ov[j]) * tv[j];
@@ -148,7 +163,9 @@ void decouple_wide(const std::int32_t* const* o, const std::int32_t* const* t, i
     }
     const bool integral_gain = gain_limit == double(int(gain_limit));
     for (int b = 0; b < 3; ++b) {
-        if (integral_gain) decouple_wide_band<true>(o[b], t[b], begin, end, gain_limit, angle, r[b], a[b]);
-        else decouple_wide_band<false>(o[b], t[b], begin, end, gain_limit, angle, r[b], a[b]);
+        if (integral_gain)
+            decouple_wide_band<true>(o[b], t[b], begin, end, gain_limit, angle, r[b], a[b]);
+        else
+            decouple_wide_band<false>(o[b], t[b], begin, end, gain_limit, angle, r[b], a[b]);
     }
 }

@@ -13,7 +13,8 @@ inline constexpr int hi0 = -4240, hi1 = -7345, hi2 = 27411, hi3 = -15826;
 // sum(LO * p) - 46342 * half exactly, and HI's taps sum to 0, so the spec's values come out of
 // 32-bit sums (|p - half| <= 2^15 and the taps' absolute sum is 54822 < 2^16) at every depth.
 template <typename Sample>
-void dwt0_vertical(const Sample* const* rows, int width, int bit_depth, std::int16_t* lo, std::int16_t* hi) {
+void dwt0_vertical(const Sample* const* rows, int width, int bit_depth, std::int16_t* lo,
+                   std::int16_t* hi) {
     const Sample* r0 = rows[0];
     const Sample* r1 = rows[1];
     const Sample* r2 = rows[2];
@@ -49,7 +50,8 @@ void dwt0_horizontal(const std::int16_t* lo, const std::int16_t* hi, int count, 
     auto set = [](std::int32_t x) { return _mm512_set1_epi32(x); };
     auto load = [](const std::int16_t* p) { return _mm512_loadu_si512(p); };
     auto band = [](Vec first, Vec second, Vec c01, Vec c23, std::int16_t* out) {
-        const Vec sum = _mm512_add_epi32(_mm512_madd_epi16(first, c01), _mm512_madd_epi16(second, c23));
+        const Vec sum =
+            _mm512_add_epi32(_mm512_madd_epi16(first, c01), _mm512_madd_epi16(second, c23));
         const Vec rounded = _mm512_srai_epi32(_mm512_add_epi32(sum, _mm512_set1_epi32(32768)), 16);
         _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), _mm512_cvtepi32_epi16(rounded));
     };
@@ -57,9 +59,12 @@ void dwt0_horizontal(const std::int16_t* lo, const std::int16_t* hi, int count, 
     using Vec = __m256i;
     constexpr int lanes = 8;
     auto set = [](std::int32_t x) { return _mm256_set1_epi32(x); };
-    auto load = [](const std::int16_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); };
+    auto load = [](const std::int16_t* p) {
+        return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+    };
     auto band = [](Vec first, Vec second, Vec c01, Vec c23, std::int16_t* out) {
-        const Vec sum = _mm256_add_epi32(_mm256_madd_epi16(first, c01), _mm256_madd_epi16(second, c23));
+        const Vec sum =
+            _mm256_add_epi32(_mm256_madd_epi16(first, c01), _mm256_madd_epi16(second, c23));
         const Vec rounded = _mm256_srai_epi32(_mm256_add_epi32(sum, _mm256_set1_epi32(32768)), 16);
         const Vec packed = _mm256_permute4x64_epi64(_mm256_packs_epi32(rounded, rounded), 0x08);
         _mm_storeu_si128(reinterpret_cast<__m128i*>(out), _mm256_castsi256_si128(packed));
@@ -101,7 +106,8 @@ void dwt1_vertical(const std::int16_t* const* rows, int width, std::int32_t* lo,
 }
 
 // §5 vertical pass of scales 2 and 3: 64-bit sums, + 32768, >> 16.
-void dwt23_vertical(const std::int32_t* const* rows, int width, std::int32_t* lo, std::int32_t* hi) {
+void dwt23_vertical(const std::int32_t* const* rows, int width, std::int32_t* lo,
+                    std::int32_t* hi) {
     const std::int32_t* r0 = rows[0];
     const std::int32_t* r1 = rows[1];
     const std::int32_t* r2 = rows[2];
@@ -114,8 +120,9 @@ void dwt23_vertical(const std::int32_t* const* rows, int width, std::int32_t* lo
 }
 
 // §5 horizontal pass of scales 1-3 with the scale's rounding (add, shift); padded as for scale 0.
-void dwt_wide_horizontal(const std::int32_t* lo, const std::int32_t* hi, int count, int add, int shift,
-                         std::int32_t* a, std::int32_t* v, std::int32_t* h, std::int32_t* d) {
+void dwt_wide_horizontal(const std::int32_t* lo, const std::int32_t* hi, int count, int add,
+                         int shift, std::int32_t* a, std::int32_t* v, std::int32_t* h,
+                         std::int32_t* d) {
     for (int j = 0; j < count; ++j) {
         const std::int32_t* l = lo + 2 * j - 1;
         const std::int32_t* e = hi + 2 * j - 1;

@@ -9,7 +9,7 @@ namespace vq::adm {
 
 inline constexpr int scale_count = 4;
 inline constexpr int band_count = 3;  // detail bands, always in the order h, v, d
-inline constexpr int min_size = 33;   // spec §1: smaller frames read outside the reference's buffers
+inline constexpr int min_size = 33;  // spec §1: smaller frames read outside the reference's buffers
 
 // clog2(n) = ceil(log2(n)) = bit length of n - 1 (clog2(1) = 0).
 constexpr int clog2(std::int64_t n) {
@@ -20,7 +20,7 @@ constexpr int clog2(std::int64_t n) {
 
 struct ScaleGeometry {
     int width = 0, height = 0;  // band size
-    int left = 0, top = 0;      // scored region: rows [top, height - top), cols [left, width - left)
+    int left = 0, top = 0;  // scored region: rows [top, height - top), cols [left, width - left)
     std::int64_t area = 0;
     // The working region (decoupling and CSF): the scored region plus a one-coefficient ring,
     // clipped to the band (the ring is mirrored in from inside the band where it leaves it).

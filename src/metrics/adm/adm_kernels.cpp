@@ -16,13 +16,14 @@
 namespace vq::adm {
 namespace {
 
-#define VQ_ADM_KERNEL_TABLE(name)                                                                     \
-    Kernels {                                                                                        \
-        #name, name::dwt0_vertical<std::uint8_t>, name::dwt0_vertical<std::uint16_t>,                \
-            name::dwt0_horizontal, name::dwt1_vertical, name::dwt23_vertical,                        \
-            name::dwt_wide_horizontal, name::decouple0, name::decouple_wide, name::csf0,             \
-            name::csf_wide, name::threshold_row<std::int16_t>, name::threshold_row<std::int32_t>,    \
-            name::masked_row0, name::masked_row_wide, name::cubed_row0, name::cubed_row_wide         \
+#define VQ_ADM_KERNEL_TABLE(name)                                                          \
+    Kernels {                                                                              \
+#name, name::dwt0_vertical < std::uint8_t>, name::dwt0_vertical < std::uint16_t>,  \
+            name::dwt0_horizontal, name::dwt1_vertical, name::dwt23_vertical,              \
+            name::dwt_wide_horizontal, name::decouple0, name::decouple_wide, name::csf0,   \
+            name::csf_wide, name::threshold_row < std::int16_t>,                           \
+            name::threshold_row < std::int32_t>, name::masked_row0, name::masked_row_wide, \
+            name::cubed_row0, name::cubed_row_wide                                         \
     }
 
 #define VQ_ADM_SIMD 0

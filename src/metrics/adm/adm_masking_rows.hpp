@@ -10,7 +10,8 @@
 // (unsigned arithmetic keeps that defined); scale 0's cannot reach 2^31 anyway. Map is int16 at
 // scale 0 and int32 at scales 1-3.
 template <typename Map>
-void threshold_row(const Map* const* m, const Map* const* c, int begin, int end, std::int32_t* thr) {
+void threshold_row(const Map* const* m, const Map* const* c, int begin, int end,
+                   std::int32_t* thr) {
     constexpr bool scale0 = sizeof(Map) == 2;
     for (int j = begin; j < end; ++j) thr[j] = 0;
     for (int b = 0; b < 3; ++b) {
@@ -19,14 +20,16 @@ void threshold_row(const Map* const* m, const Map* const* c, int begin, int end,
         const Map* down = m[3 * b + 2];
         const Map* centre = c[b];
         for (int j = begin; j < end; ++j) {
-            const std::uint32_t window = std::uint32_t(up[j - 1]) + std::uint32_t(up[j]) + std::uint32_t(up[j + 1]) +
-                                         std::uint32_t(mid[j - 1]) + std::uint32_t(mid[j + 1]) +
-                                         std::uint32_t(down[j - 1]) + std::uint32_t(down[j]) + std::uint32_t(down[j + 1]);
+            const std::uint32_t window = std::uint32_t(up[j - 1]) + std::uint32_t(up[j]) +
+                                         std::uint32_t(up[j + 1]) + std::uint32_t(mid[j - 1]) +
+                                         std::uint32_t(mid[j + 1]) + std::uint32_t(down[j - 1]) +
+                                         std::uint32_t(down[j]) + std::uint32_t(down[j + 1]);
             const std::int64_t magnitude = centre[j] < 0 ? -std::int64_t(centre[j]) : centre[j];
             // The centre weighs 1/15: i16((8738 |c| + 2048) >> 12) at scale 0 (the cast wraps for
             // |c| > 15359), i32((286331153 |c| - 2^31) >> 32) above, with Netflix#955's constant.
-            const std::int32_t ctr = scale0 ? std::int16_t((8738 * magnitude + 2048) >> 12)
-                                            : std::int32_t((286331153 * magnitude - (std::int64_t(1) << 31)) >> 32);
+            const std::int32_t ctr =
+                scale0 ? std::int16_t((8738 * magnitude + 2048) >> 12)
+                       : std::int32_t((286331153 * magnitude - (std::int64_t(1) << 31)) >> 32);
             thr[j] = std::int32_t(std::uint32_t(thr[j]) + window + std::uint32_t(ctr));
         }
     }
@@ -38,25 +41,28 @@ inline std::int64_t cubed_term(std::int32_t x, std::int32_t thr, int thr_shift, 
     const std::uint32_t magnitude = x < 0 ? std::uint32_t(-std::int64_t(x)) : std::uint32_t(x);
     std::int32_t y = std::int32_t(magnitude - (std::uint32_t(thr) << thr_shift));
     if (y < 0) y = 0;
-    const std::int32_t q = std::int32_t((std::int64_t(y) * y + (std::int64_t(1) << (square_shift - 1))) >> square_shift);
+    const std::int32_t q = std::int32_t(
+        (std::int64_t(y) * y + (std::int64_t(1) << (square_shift - 1))) >> square_shift);
     return (std::int64_t(q) * y + cube_round) >> cube_shift;
 }
 
 // Scale 0: x = i32(V * I) (int16 x uint16); threshold shift L and square shift P per band.
-std::int64_t masked_row0(const std::int16_t* values, const std::int32_t* thr, int begin, int end, int multiplier,
-                         int thr_shift, int square_shift, int cube_shift) {
+std::int64_t masked_row0(const std::int16_t* values, const std::int32_t* thr, int begin, int end,
+                         int multiplier, int thr_shift, int square_shift, int cube_shift) {
     const std::int64_t cube_round = cube_shift >= 1 ? std::int64_t(1) << (cube_shift - 1) : 0;
     std::int64_t sum = 0;
     for (int j = begin; j < end; ++j)
-        sum += cubed_term(values[j] * multiplier, thr[j], thr_shift, square_shift, cube_shift, cube_round);
+        sum += cubed_term(values[j] * multiplier, thr[j], thr_shift, square_shift, cube_shift,
+                          cube_round);
     return sum;
 }
 
 // Scales 1-3: x = i32((V * U + 2^27) >> 28), which is the CSF map c of the values, passed in.
-std::int64_t masked_row_wide(const std::int32_t* weighted, const std::int32_t* thr, int begin, int end,
-                             int cube_shift) {
+std::int64_t masked_row_wide(const std::int32_t* weighted, const std::int32_t* thr, int begin,
+                             int end, int cube_shift) {
     const std::int64_t cube_round = cube_shift >= 1 ? std::int64_t(1) << (cube_shift - 1) : 0;
     std::int64_t sum = 0;
-    for (int j = begin; j < end; ++j) sum += cubed_term(weighted[j], thr[j], 0, 30, cube_shift, cube_round);
+    for (int j = begin; j < end; ++j)
+        sum += cubed_term(weighted[j], thr[j], 0, 30, cube_shift, cube_round);
     return sum;
 }

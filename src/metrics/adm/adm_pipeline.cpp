@@ -36,8 +36,8 @@ constexpr int den_square_shift[4] = {0, 31, 30, 31};
 // One scale's streaming over band rows. `dwt_row(image, i, a, bands)` produces row i of the four
 // bands of image 0 (ref) or 1 (dis), writing the A band to `a` and h, v, d to `bands`.
 template <typename Coef, typename DwtRow>
-void stream_scale(int scale, const Config& config, const Kernels& k, ScaleRows<Coef>& rows, DwtRow&& dwt_row,
-                  bool score, ScaleSums& sums) {
+void stream_scale(int scale, const Config& config, const Kernels& k, ScaleRows<Coef>& rows,
+                  DwtRow&& dwt_row, bool score, ScaleSums& sums) {
     constexpr bool scale0 = std::is_same_v<Coef, std::int16_t>;
     const ScaleGeometry& g = config.geometry[scale];
     const Options& options = config.options;
@@ -52,28 +52,37 @@ void stream_scale(int scale, const Config& config, const Kernels& k, ScaleRows<C
     auto add_denominator = [&] {
         for (int b = 0; b < 3; ++b) {
             std::uint64_t sum;
-            if constexpr (scale0) sum = k.cubed_row0(ref[b], g.left, col_end);
-            else sum = k.cubed_row_wide(ref[b], g.left, col_end, den_square_shift[scale], g.den_col_shift);
+            if constexpr (scale0)
+                sum = k.cubed_row0(ref[b], g.left, col_end);
+            else
+                sum = k.cubed_row_wide(ref[b], g.left, col_end, den_square_shift[scale],
+                                       g.den_col_shift);
             sums.den[b] += std::uint64_t(rounded_shift(sum, g.den_row_shift));
         }
     };
 
     auto decouple_and_weight = [&](auto& slot) {
-        Coef* restored[3] = {slot.restored[0].get(), slot.restored[1].get(), slot.restored[2].get()};
-        Coef* additive[3] = {slot.additive[0].get(), slot.additive[1].get(), slot.additive[2].get()};
+        Coef* restored[3] = {slot.restored[0].get(), slot.restored[1].get(),
+                             slot.restored[2].get()};
+        Coef* additive[3] = {slot.additive[0].get(), slot.additive[1].get(),
+                             slot.additive[2].get()};
         if constexpr (scale0)
-            k.decouple0(ref, dis, work_begin, work_end, options.gain_limit, rows.angle.get(), restored, additive);
+            k.decouple0(ref, dis, work_begin, work_end, options.gain_limit, rows.angle.get(),
+                        restored, additive);
         else
-            k.decouple_wide(ref, dis, work_begin, work_end, options.gain_limit, rows.angle.get(), restored, additive);
+            k.decouple_wide(ref, dis, work_begin, work_end, options.gain_limit, rows.angle.get(),
+                            restored, additive);
         for (int b = 0; b < 3; ++b) {
             if constexpr (scale0) {
-                k.csf0(additive[b], work_begin, work_end, int(multiplier[b]), csf0_add[b], csf0_shift[b],
-                       slot.c_of_a[b].get(), slot.m_of_a[b].get());
-                k.csf0(restored[b], work_begin, work_end, int(multiplier[b]), csf0_add[b], csf0_shift[b],
-                       slot.c_of_r[b].get(), slot.m_of_r[b].get());
+                k.csf0(additive[b], work_begin, work_end, int(multiplier[b]), csf0_add[b],
+                       csf0_shift[b], slot.c_of_a[b].get(), slot.m_of_a[b].get());
+                k.csf0(restored[b], work_begin, work_end, int(multiplier[b]), csf0_add[b],
+                       csf0_shift[b], slot.c_of_r[b].get(), slot.m_of_r[b].get());
             } else {
-                k.csf_wide(additive[b], work_begin, work_end, multiplier[b], slot.c_of_a[b].get(), slot.m_of_a[b].get());
-                k.csf_wide(restored[b], work_begin, work_end, multiplier[b], slot.c_of_r[b].get(), slot.m_of_r[b].get());
+                k.csf_wide(additive[b], work_begin, work_end, multiplier[b], slot.c_of_a[b].get(),
+                           slot.m_of_a[b].get());
+                k.csf_wide(restored[b], work_begin, work_end, multiplier[b], slot.c_of_r[b].get(),
+                           slot.m_of_r[b].get());
             }
             // The 3x3 window leaves the band only where the scored region touches its edge.
             if (g.left == 0) {
@@ -98,22 +107,27 @@ void stream_scale(int scale, const Config& config, const Kernels& k, ScaleRows<C
                 m[3 * b + 2] = (down.*maps)[b].get();
                 centre[b] = (mid.*centres)[b].get();
             }
-            if constexpr (scale0) k.threshold0(m, centre, g.left, col_end, thr);
-            else k.threshold_wide(m, centre, g.left, col_end, thr);
+            if constexpr (scale0)
+                k.threshold0(m, centre, g.left, col_end, thr);
+            else
+                k.threshold_wide(m, centre, g.left, col_end, thr);
             for (int b = 0; b < 3; ++b) {
                 std::int64_t sum;
                 if constexpr (scale0)
-                    sum = k.masked_row0((mid.*values)[b].get(), thr, g.left, col_end, int(multiplier[b]),
-                                        mask0_thr_shift[b], mask0_square_shift[b], g.cube_shift[b]);
+                    sum = k.masked_row0((mid.*values)[b].get(), thr, g.left, col_end,
+                                        int(multiplier[b]), mask0_thr_shift[b],
+                                        mask0_square_shift[b], g.cube_shift[b]);
                 else
-                    sum = k.masked_row_wide((mid.*values)[b].get(), thr, g.left, col_end, g.cube_shift[b]);
+                    sum = k.masked_row_wide((mid.*values)[b].get(), thr, g.left, col_end,
+                                            g.cube_shift[b]);
                 acc[b] += rounded_shift(sum, g.row_shift);
             }
         };
         using Slot = typename ScaleRows<Coef>::Slot;
         // At scales 1-3 the masked x of the values is their CSF map c (§9.2), computed already.
         pass(&Slot::m_of_a, &Slot::c_of_a, scale0 ? &Slot::restored : &Slot::c_of_r, sums.dlm);
-        if (!options.skip_aim) pass(&Slot::m_of_r, &Slot::c_of_r, scale0 ? &Slot::additive : &Slot::c_of_a, sums.aim);
+        if (!options.skip_aim)
+            pass(&Slot::m_of_r, &Slot::c_of_r, scale0 ? &Slot::additive : &Slot::c_of_a, sums.aim);
     };
 
     for (int i = 0; i < height; ++i) {
@@ -123,13 +137,14 @@ void stream_scale(int scale, const Config& config, const Kernels& k, ScaleRows<C
         if (i >= g.top && i < row_end) add_denominator();
         if (i >= g.work_row_begin && i < g.work_row_end) decouple_and_weight(rows.ring[i % 3]);
         if (i - 1 >= g.top && i - 1 < row_end) mask_row(i - 1);
-        if (i == height - 1 && i >= g.top && i < row_end) mask_row(i);  // its lower neighbour is itself
+        if (i == height - 1 && i >= g.top && i < row_end)
+            mask_row(i);  // its lower neighbour is itself
     }
 }
 
 template <typename Sample>
-void run_frame(const Config& config, const Kernels& k, const PlaneView<Sample> (&luma)[2], Workspace& ws,
-               Block& block) {
+void run_frame(const Config& config, const Kernels& k, const PlaneView<Sample> (&luma)[2],
+               Workspace& ws, Block& block) {
     const auto& geometry = config.geometry;
     ScaleRows<std::int16_t>& narrow = ws.narrow;
     ScaleRows<std::int32_t>& wide = ws.wide;
@@ -143,14 +158,17 @@ void run_frame(const Config& config, const Kernels& k, const PlaneView<Sample> (
             for (int t = 0; t < 4; ++t) in[t] = plane.row(mirror(2 * i - 1 + t, plane.height));
             std::int16_t* lo = narrow.lo.get();
             std::int16_t* hi = narrow.hi.get();
-            if constexpr (sizeof(Sample) == 1) k.dwt0_vertical_8(in, plane.width, config.bit_depth, lo, hi);
-            else k.dwt0_vertical_16(in, plane.width, config.bit_depth, lo, hi);
+            if constexpr (sizeof(Sample) == 1)
+                k.dwt0_vertical_8(in, plane.width, config.bit_depth, lo, hi);
+            else
+                k.dwt0_vertical_16(in, plane.width, config.bit_depth, lo, hi);
             mirror_border(lo, plane.width);
             mirror_border(hi, plane.width);
             std::int16_t* a = ws.approximation0[image].data() + std::size_t(i) * band_width;
             k.dwt0_horizontal(lo, hi, band_width, a, bands[1], bands[0], bands[2]);
         };
-        stream_scale<std::int16_t>(0, config, k, narrow, dwt_row, !config.options.skip_scale0, block.scales[0]);
+        stream_scale<std::int16_t>(0, config, k, narrow, dwt_row, !config.options.skip_scale0,
+                                   block.scales[0]);
     }
 
     // Scales 1-3: int32 bands from the previous scale's A band.
@@ -166,21 +184,25 @@ void run_frame(const Config& config, const Kernels& k, const PlaneView<Sample> (
             for (int t = 0; t < 4; ++t) in_rows[t] = mirror(2 * i - 1 + t, in_size.height);
             if (s == 1) {
                 const std::int16_t* in[4];
-                for (int t = 0; t < 4; ++t) in[t] = ws.approximation0[image].data() + std::size_t(in_rows[t]) * in_size.width;
+                for (int t = 0; t < 4; ++t)
+                    in[t] =
+                        ws.approximation0[image].data() + std::size_t(in_rows[t]) * in_size.width;
                 k.dwt1_vertical(in, in_size.width, lo, hi);
             } else {
                 const auto& plane = s == 2 ? ws.approximation1[image] : ws.approximation2[image];
                 const std::int32_t* in[4];
-                for (int t = 0; t < 4; ++t) in[t] = plane.data() + std::size_t(in_rows[t]) * in_size.width;
+                for (int t = 0; t < 4; ++t)
+                    in[t] = plane.data() + std::size_t(in_rows[t]) * in_size.width;
                 k.dwt23_vertical(in, in_size.width, lo, hi);
             }
             mirror_border(lo, in_size.width);
             mirror_border(hi, in_size.width);
-            std::int32_t* a = s == 3 ? wide.spare_a.get()
-                                     : (s == 1 ? ws.approximation1[image] : ws.approximation2[image]).data() +
-                                           std::size_t(i) * band_width;
-            k.dwt_wide_horizontal(lo, hi, band_width, horizontal_add[s], horizontal_shift[s], a, bands[1], bands[0],
-                                  bands[2]);
+            std::int32_t* a =
+                s == 3 ? wide.spare_a.get()
+                       : (s == 1 ? ws.approximation1[image] : ws.approximation2[image]).data() +
+                             std::size_t(i) * band_width;
+            k.dwt_wide_horizontal(lo, hi, band_width, horizontal_add[s], horizontal_shift[s], a,
+                                  bands[1], bands[0], bands[2]);
         };
         stream_scale<std::int32_t>(s, config, k, wide, dwt_row, true, block.scales[s]);
     }
@@ -211,8 +233,8 @@ void ScaleRows<Coef>::resize(int input_width, int band_width) {
         ref[b].resize(band_width);
         dis[b].resize(band_width);
         for (Slot& slot : ring)
-            for (auto* row : {&slot.restored[b], &slot.additive[b], &slot.c_of_a[b], &slot.m_of_a[b],
-                              &slot.c_of_r[b], &slot.m_of_r[b]})
+            for (auto* row : {&slot.restored[b], &slot.additive[b], &slot.c_of_a[b],
+                              &slot.m_of_a[b], &slot.c_of_r[b], &slot.m_of_r[b]})
                 row->resize(band_width);
     }
     angle.resize(band_width);
@@ -227,10 +249,12 @@ void compute_block(const Config& config, const Kernels& kernels, const Picture& 
     block = {};
     prepare(config, workspace);
     if (config.bit_depth > 8) {
-        const PlaneView<std::uint16_t> luma[2] = {reference.plane<std::uint16_t>(0), distorted.plane<std::uint16_t>(0)};
+        const PlaneView<std::uint16_t> luma[2] = {reference.plane<std::uint16_t>(0),
+                                                  distorted.plane<std::uint16_t>(0)};
         run_frame(config, kernels, luma, workspace, block);
     } else {
-        const PlaneView<std::uint8_t> luma[2] = {reference.plane<std::uint8_t>(0), distorted.plane<std::uint8_t>(0)};
+        const PlaneView<std::uint8_t> luma[2] = {reference.plane<std::uint8_t>(0),
+                                                 distorted.plane<std::uint8_t>(0)};
         run_frame(config, kernels, luma, workspace, block);
     }
 }

@@ -26,9 +26,9 @@ private:
 // The row buffers of the scales whose bands are of type Coef (int16 at scale 0, int32 above).
 template <typename Coef>
 struct ScaleRows {
-    PaddedRow<Coef> lo, hi;          // the vertical pass's output, one input row wide
+    PaddedRow<Coef> lo, hi;                   // the vertical pass's output, one input row wide
     std::array<PaddedRow<Coef>, 3> ref, dis;  // this row's h, v, d bands (o and t)
-    PaddedRow<Coef> spare_a;         // the A band of scale 3, which nothing reads
+    PaddedRow<Coef> spare_a;                  // the A band of scale 3, which nothing reads
     // The three most recent rows of what masking reads (§9): restored R and additive A bands,
     // and the CSF maps (c, m) of A (the DLM masker) and of R (the AIM masker).
     struct Slot {

@@ -32,7 +32,8 @@ float masked_total(std::int64_t acc, int scale, int cube_shift, int row_shift, i
 }
 
 // §9.4: CM_s = (n_h + n_v) + n_d.
-float contrast_masked(const std::array<std::int64_t, 3>& acc, const ScaleGeometry& g, int scale, float floor) {
+float contrast_masked(const std::array<std::int64_t, 3>& acc, const ScaleGeometry& g, int scale,
+                      float floor) {
     float n[3];
     for (int b = 0; b < 3; ++b)
         n[b] = cube_root(masked_total(acc[b], scale, g.cube_shift[b], g.row_shift, b)) + floor;
@@ -43,7 +44,8 @@ float contrast_masked(const std::array<std::int64_t, 3>& acc, const ScaleGeometr
 float denominator(const std::array<std::uint64_t, 3>& acc, const ScaleGeometry& g, int scale,
                   const CsfFactors& factors, float floor) {
     constexpr int k[4] = {0, 32, 27, 23};
-    const int exponent = scale == 0 ? 18 - g.den_row_shift : k[scale] - g.den_row_shift - g.den_col_shift;
+    const int exponent =
+        scale == 0 ? 18 - g.den_row_shift : k[scale] - g.den_row_shift - g.den_col_shift;
     float d[3];
     for (int b = 0; b < 3; ++b) {
         const float f = b == 2 ? factors.d[scale] : factors.hv[scale];
@@ -68,7 +70,8 @@ FrameScores score_frame(const Block& block, const Config& config) {
         const float floor = noise_floor(g.area, options.noise_weight);
         out.den[s] = denominator(sums.den, g, s, config.factors, floor);
         out.num[s] = contrast_masked(sums.dlm, g, s, floor);
-        if (!options.skip_aim) out.aim_num[s] = contrast_masked(sums.aim, g, s, noise_floor(g.area, 0.0));
+        if (!options.skip_aim)
+            out.aim_num[s] = contrast_masked(sums.aim, g, s, noise_floor(g.area, 0.0));
     }
 
     for (int s = 0; s < scale_count; ++s) {
@@ -88,7 +91,8 @@ FrameScores score_frame(const Block& block, const Config& config) {
         out.adm2 = out.num_total / out.den_total;
         out.aim = out.aim_total / out.den_total;
     }
-    out.adm3 = std::max(out.adm2 * options.dlm_weight + (1 - out.aim) * (1 - options.dlm_weight), options.min_val);
+    out.adm3 = std::max(out.adm2 * options.dlm_weight + (1 - out.aim) * (1 - options.dlm_weight),
+                        options.min_val);
     return out;
 }
 

@@ -16,19 +16,19 @@ namespace {
 
 OptionSpec integer(std::string key, std::int64_t value, double min, double max, std::string alias,
                    std::string description) {
-    return {std::move(key), OptionType::integer, value, min, max, {}, std::move(alias),
-            std::move(description)};
+    return {std::move(key),   OptionType::integer,   value, min, max, {},
+            std::move(alias), std::move(description)};
 }
 
 OptionSpec real(std::string key, double value, double min, double max, std::string alias,
                 std::string description) {
-    return {std::move(key), OptionType::real, value, min, max, {}, std::move(alias),
-            std::move(description)};
+    return {std::move(key),   OptionType::real,      value, min, max, {},
+            std::move(alias), std::move(description)};
 }
 
 OptionSpec eotf_option(std::string key, std::string alias, std::string description) {
-    return {std::move(key), OptionType::text, std::string("bt1886"), 0, 0, {"bt1886", "pq"},
-            std::move(alias), std::move(description)};
+    return {std::move(key),   OptionType::text, std::string("bt1886"), 0, 0,
+            {"bt1886", "pq"}, std::move(alias), std::move(description)};
 }
 
 // Aliases are libvmaf's: they name the outputs of non-default options (§12). Options without
@@ -56,13 +56,33 @@ std::vector<OptionSpec> option_table() {
         integer("cambi_high_res_speedup", 0, 0, 2160, "hrs",
                 "1080, 1440 or 2160: halve the work for encodes at least that large"),
         real("cambi_max_val", 1000.0, 0.0, 1000.0, "cmxv", "upper clip of every score"),
-        {"full_ref", OptionType::boolean, false, 0, 0, {}, "",
+        {"full_ref",
+         OptionType::boolean,
+         false,
+         0,
+         0,
+         {},
+         "",
          "also score the reference picture (cambi_source, cambi_full_reference)"},
-        {"reference_order", OptionType::boolean, false, 0, 0, {}, "",
-         "CUDA: where a top-k sum is too large for the reference's double sum to be exact, copy the "
-         "c-values back and pool them in the reference's order (its last digit, at a cost); the CPU "
+        {"reference_order",
+         OptionType::boolean,
+         false,
+         0,
+         0,
+         {},
+         "",
+         "CUDA: where a top-k sum is too large for the reference's double sum to be exact, copy "
+         "the "
+         "c-values back and pool them in the reference's order (its last digit, at a cost); the "
+         "CPU "
          "always does"},
-        {"heatmaps_path", OptionType::text, std::string(), 0, 0, {}, "",
+        {"heatmaps_path",
+         OptionType::text,
+         std::string(),
+         0,
+         0,
+         {},
+         "",
          "directory for per-scale c-value heatmaps (raw .gray and .png)"},
     };
 }
@@ -96,7 +116,8 @@ Options Options::from(const OptionValues& values) {
 FeatureDefinition definition() {
     FeatureDefinition definition;
     definition.name = "cambi";
-    definition.description = "CAMBI banding score (no-reference; full_ref=true also scores the reference)";
+    definition.description =
+        "CAMBI banding score (no-reference; full_ref=true also scores the reference)";
     definition.options = option_table();
     definition.make_cpu = make_cpu;
 #if VQ_WITH_CUDA
@@ -113,7 +134,8 @@ Scorer::~Scorer() = default;
 void Scorer::init(const VideoFormat& format) {
     config_ = resolve_config(options_, format);
     format_ = format;
-    if (!config_.heatmaps_path.empty()) heatmaps_ = std::make_unique<HeatmapWriter>(config_.heatmaps_path, config_);
+    if (!config_.heatmaps_path.empty())
+        heatmaps_ = std::make_unique<HeatmapWriter>(config_.heatmaps_path, config_);
 }
 
 std::vector<std::string> Scorer::outputs() const {

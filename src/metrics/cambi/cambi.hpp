@@ -51,7 +51,7 @@ struct Options {
     double max_val = 1000.0;
     bool full_ref = false;
     bool reference_order = false;  // CUDA: pool order-dependent scales as the reference (§15.3)
-    std::string heatmaps_path;  // empty: no heatmaps
+    std::string heatmaps_path;     // empty: no heatmaps
     std::string output_name = "cambi";  // §12: "cambi" plus the option suffix
 
     static Options from(const OptionValues& values);
@@ -59,9 +59,9 @@ struct Options {
 
 // §5: the visibility thresholds, shared by the distorted and the reference picture.
 struct ContrastParams {
-    int num_diffs = 4;                              // N
-    std::array<int, max_contrast_steps> tvi{};      // T_δ at index δ-1, raw 10-bit codes
-    int vis_lum = 0;                                // V_lt
+    int num_diffs = 4;                          // N
+    std::array<int, max_contrast_steps> tvi{};  // T_δ at index δ-1, raw 10-bit codes
+    int vis_lum = 0;                            // V_lt
 };
 
 // How one picture is scored: the distorted one at the encode size, the reference one (full_ref)
@@ -69,11 +69,11 @@ struct ContrastParams {
 struct PictureGeometry {
     int input_width = 0;
     int input_height = 0;
-    int width = 0;   // processing size W×H
+    int width = 0;  // processing size W×H
     int height = 0;
-    int window = 0;  // ws, odd
-    int mask_threshold = 0;  // Tm (§7), from the processing size
-    bool speedup = false;    // S (§3 step 7): one extra halving before scale 0
+    int window = 0;               // ws, odd
+    int mask_threshold = 0;       // Tm (§7), from the processing size
+    bool speedup = false;         // S (§3 step 7): one extra halving before scale 0
     std::vector<int> column_map;  // §6.2 source index maps; empty when W×H is the input size
     std::vector<int> row_map;
 
@@ -82,7 +82,7 @@ struct PictureGeometry {
 
 // Everything init resolves (§3).
 struct Config {
-    int bit_depth = 8;  // of the input
+    int bit_depth = 8;         // of the input
     bool anti_dither = false;  // enc_bitdepth < 10 (§6.4)
     ContrastParams contrast;
     double topk = 0.6;  // the effective value (§2)
@@ -146,7 +146,7 @@ private:
 
 double luminance(Eotf eotf, int code);  // §5.1–5.3, cd/m²
 ContrastParams contrast_params(Eotf eotf, double tvi_threshold, double vis_lum_threshold,
-                               int max_log_contrast);  // §5.4–5.6
+                               int max_log_contrast);                       // §5.4–5.6
 int adjusted_window(int window_size, int width, int height, bool speedup);  // §3 step 11
 int mask_threshold(int width, int height);                                  // §7
 std::vector<int> source_index_map(int in, int out);                         // §6.2

@@ -70,7 +70,8 @@ public:
         } else {
             block.distorted = score_picture(pair.distorted, config, config.distorted, nullptr);
         }
-        if (config.full_ref) block.reference = score_picture(pair.reference, config, config.reference, nullptr);
+        if (config.full_ref)
+            block.reference = score_picture(pair.reference, config, config.reference, nullptr);
     }
 };
 

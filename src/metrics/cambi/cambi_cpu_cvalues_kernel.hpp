@@ -6,13 +6,13 @@
 // masked pixels of value u in the window centred on column j. Moving down one row removes the
 // row that leaves the window and adds the one that enters; a pixel at column b counts for the
 // window columns b-p..b+p. Only values inside the band of §10.3 are tracked, and a run of equal
-// values is added as one trapezoid, so flat (banded) rows cost O(run + window), not O(run · window).
-// The c-values of a run then read contiguous counts, one vectorised pass per contrast step.
+// values is added as one trapezoid, so flat (banded) rows cost O(run + window), not O(run ·
+// window). The c-values of a run then read contiguous counts, one vectorised pass per contrast
+// step.
 //
 // INCLUDED ONCE PER INSTRUCTION SET by cambi_cpu_kernels.cpp, inside the variant's namespace:
 // deliberately no include guard. Helpers are always inlined so that each variant's copy of
 // c_values is vectorised for its instruction set.
-
 
 // Marks where each run of for_each_run starts: at 0, where the mask changes, and where the value
 // changes between masked pixels. One pass the compiler vectorises; past the row, every byte is a
@@ -49,12 +49,14 @@ VQ_CAMBI_INLINE int next_start(const std::uint8_t* starts, int b) {
 // gap(first, last) for each maximal run of unmasked ones.
 template <typename Run, typename Gap>
 VQ_CAMBI_INLINE void for_each_run(const std::uint16_t* row, const std::uint8_t* mask, int width,
-                               Run&& run, Gap&& gap) {
+                                  Run&& run, Gap&& gap) {
     const std::uint8_t* starts = run_starts(row, mask, width);
     for (int first = 0; first < width;) {
         const int next = next_start(starts, first + 1);
-        if (mask[first]) run(int(row[first]), first, next - 1);
-        else gap(first, next - 1);
+        if (mask[first])
+            run(int(row[first]), first, next - 1);
+        else
+            gap(first, next - 1);
         first = next;
     }
 }
@@ -119,7 +121,7 @@ private:
 // pass its gate sets c instead (c starts at +0.0 and every candidate is >= +0.0, §10.1).
 template <bool first_step>
 VQ_CAMBI_INLINE void step_c_values(const std::uint16_t* p0, const std::uint16_t* p1,
-                                const std::uint16_t* p2, int weight, int length, float* c) {
+                                   const std::uint16_t* p2, int weight, int length, float* c) {
     for (int t = 0; t < length; ++t) {
         const int q = std::max(p1[t], p2[t]);
         const float value = float(weight * p0[t] * q) * reciprocal_lut[std::size_t(p0[t] + q)];
@@ -130,7 +132,7 @@ VQ_CAMBI_INLINE void step_c_values(const std::uint16_t* p0, const std::uint16_t*
 // §10.1 for one run of masked pixels of value v at columns first..last of the current row: one
 // pass per contrast step whose gate v passes, each a plain loop over contiguous counts.
 VQ_CAMBI_INLINE void run_c_values(const WindowHistograms& hist, int v, int first, int last,
-                               const ContrastParams& contrast, float* out) {
+                                  const ContrastParams& contrast, float* out) {
     const int n = contrast.num_diffs;
     const int length = last - first + 1;
     const std::uint16_t* p0 = hist.counts(v) + first;
@@ -141,8 +143,10 @@ VQ_CAMBI_INLINE void run_c_values(const WindowHistograms& hist, int v, int first
         const std::uint16_t* p1 = hist.counts(v + delta) + first;
         const std::uint16_t* p2 = hist.counts(v - delta) + first;  // zeros when v < δ
         const int weight = contrast_weights[std::size_t(delta - 1)];
-        if (first_step) step_c_values<true>(p0, p1, p2, weight, length, c);
-        else step_c_values<false>(p0, p1, p2, weight, length, c);
+        if (first_step)
+            step_c_values<true>(p0, p1, p2, weight, length, c);
+        else
+            step_c_values<false>(p0, p1, p2, weight, length, c);
         first_step = false;
     }
     if (first_step) std::fill(c, c + length, 0.0f);  // no gate passed
@@ -161,14 +165,18 @@ void c_values(const std::uint16_t* image, const std::uint8_t* mask, int width, i
     const auto row = [&](int i) { return image + std::size_t(i) * w; };
     const auto mask_row = [&](int i) { return mask + std::size_t(i) * w; };
 
-    for (int i = 0; i < std::min(radius, height); ++i) hist.update<true>(row(i), mask_row(i), width);
+    for (int i = 0; i < std::min(radius, height); ++i)
+        hist.update<true>(row(i), mask_row(i), width);
     for (int i = 0; i < height; ++i) {
         if (i + radius < height) hist.update<true>(row(i + radius), mask_row(i + radius), width);
-        if (i - radius - 1 >= 0) hist.update<false>(row(i - radius - 1), mask_row(i - radius - 1), width);
+        if (i - radius - 1 >= 0)
+            hist.update<false>(row(i - radius - 1), mask_row(i - radius - 1), width);
         float* c = out + std::size_t(i) * w;
         for_each_run(
             row(i), mask_row(i), width,
-            [&](int value, int first, int last) { run_c_values(hist, value, first, last, contrast, c); },
+            [&](int value, int first, int last) {
+                run_c_values(hist, value, first, last, contrast, c);
+            },
             [&](int first, int last) { std::fill(c + first, c + last + 1, 0.0f); });
     }
     for (int i = std::max(0, height - radius - 1); i < height; ++i)  // leave the table all zero

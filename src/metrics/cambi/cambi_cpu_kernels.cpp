@@ -48,23 +48,27 @@ std::span<const Kernels> available_kernels() {
         std::vector<Kernels> found;
 #if VQ_CAMBI_AVX2
         if (__builtin_cpu_supports("avx2"))
-            found.push_back({"avx2", avx2::spatial_mask, avx2::mode_filter, avx2::c_values, avx2::summarise});
+            found.push_back(
+                {"avx2", avx2::spatial_mask, avx2::mode_filter, avx2::c_values, avx2::summarise});
 #endif
-        found.push_back(
-            {"baseline", baseline::spatial_mask, baseline::mode_filter, baseline::c_values, baseline::summarise});
+        found.push_back({"baseline", baseline::spatial_mask, baseline::mode_filter,
+                         baseline::c_values, baseline::summarise});
         return found;
     }();
     return variants;
 }
 
-void spatial_mask(const std::uint16_t* plane, int width, int height, int threshold, std::uint8_t* mask) {
+void spatial_mask(const std::uint16_t* plane, int width, int height, int threshold,
+                  std::uint8_t* mask) {
     kernels().spatial_mask(plane, width, height, threshold, mask);
 }
 
-void mode_filter(std::uint16_t* plane, int width, int height) { kernels().mode_filter(plane, width, height); }
+void mode_filter(std::uint16_t* plane, int width, int height) {
+    kernels().mode_filter(plane, width, height);
+}
 
-void c_values(const std::uint16_t* image, const std::uint8_t* mask, int width, int height, int window,
-              const ContrastParams& contrast, float* out) {
+void c_values(const std::uint16_t* image, const std::uint8_t* mask, int width, int height,
+              int window, const ContrastParams& contrast, float* out) {
     kernels().c_values(image, mask, width, height, window, contrast, out);
 }
 

@@ -22,10 +22,11 @@ struct PoolingSummary {
 struct Kernels {
     const char* instruction_set;
     // The stages of cambi_cpu.hpp of the same names.
-    void (*spatial_mask)(const std::uint16_t* plane, int width, int height, int threshold, std::uint8_t* mask);
+    void (*spatial_mask)(const std::uint16_t* plane, int width, int height, int threshold,
+                         std::uint8_t* mask);
     void (*mode_filter)(std::uint16_t* plane, int width, int height);
-    void (*c_values)(const std::uint16_t* image, const std::uint8_t* mask, int width, int height, int window,
-                     const ContrastParams& contrast, float* out);
+    void (*c_values)(const std::uint16_t* image, const std::uint8_t* mask, int width, int height,
+                     int window, const ContrastParams& contrast, float* out);
     // The count, sum and smallest of the non-zero values > above (above = -1: all of them).
     PoolingSummary (*summarise)(std::span<const float> c, float above);
 };

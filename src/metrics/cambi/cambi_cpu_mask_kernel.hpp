@@ -32,7 +32,8 @@ void spatial_mask(const std::uint16_t* plane, int width, int height, int thresho
     const auto flat_row = [&](int r) { return ring.data() + std::size_t(r % ring_rows) * w; };
     const auto add_flat_row = [&](int r) {
         const std::uint16_t* row = plane + std::size_t(r) * w;
-        const std::uint16_t* below = r + 1 < height ? row + w : row;  // last row: only the right test
+        const std::uint16_t* below =
+            r + 1 < height ? row + w : row;  // last row: only the right test
         std::uint8_t* z = flat_row(r);
         for (std::size_t j = 0; j + 1 < w; ++j)
             z[j] = std::uint8_t((row[j] == row[j + 1]) & (row[j] == below[j]));

@@ -21,7 +21,6 @@
 namespace vq::cambi {
 namespace {
 
-
 // §15.3: every c-value is 0 or a binary32 >= 0.5. If m is the smallest non-zero value among the
 // k largest, all of them are multiples of 2^(e-23) (e = exponent of m), and as long as their sum
 // stays below 2^53 such steps, 2^(e+30), every partial sum in every order is exact. A double sum
@@ -79,7 +78,8 @@ PoolingSummary largest(std::span<const float> c, std::size_t k) {
 std::optional<double> order_independent_mean(std::span<const float> c, std::size_t k) {
     PoolingSummary summary = kernels().summarise(c, -1.0f);
     if (summary.nonzero == 0) return 0.0;
-    if (summary.nonzero > k) summary = largest(c, k);  // else the k largest are every non-zero and zeros
+    if (summary.nonzero > k)
+        summary = largest(c, k);  // else the k largest are every non-zero and zeros
     if (!order_independent(summary.sum, summary.smallest_nonzero)) return std::nullopt;
     return summary.sum / double(k);
 }

@@ -1,5 +1,6 @@
 // The integer stages of §6–§9: input check, resize and 10-bit conversion, anti-dither, spatial
-// mask (cambi_cpu_kernels.cpp), decimation. All exact, written as plain loops the compiler vectorises.
+// mask (cambi_cpu_kernels.cpp), decimation. All exact, written as plain loops the compiler
+// vectorises.
 
 #include <algorithm>
 #include <cstring>
@@ -13,7 +14,8 @@ namespace vq::cambi {
 namespace {
 
 template <typename Sample>
-void convert_plane(PlaneView<Sample> in, int bit_depth, const PictureGeometry& g, std::uint16_t* out) {
+void convert_plane(PlaneView<Sample> in, int bit_depth, const PictureGeometry& g,
+                   std::uint16_t* out) {
     // §6.3 as ((v + round) >> down) << up: 8/9 bits shift up, 11..16 bits round half up.
     const unsigned up = bit_depth < 10 ? unsigned(10 - bit_depth) : 0u;
     const unsigned down = bit_depth > 10 ? unsigned(bit_depth - 10) : 0u;

@@ -37,17 +37,20 @@ namespace {
 void check_largest_sample(unsigned largest, int bit_depth) {
     const unsigned max = (1u << bit_depth) - 1;
     if (largest > max)
-        throw runtime_error("cambi: luma sample " + std::to_string(largest) + " exceeds " + std::to_string(max) +
-                            ", the largest " + std::to_string(bit_depth) + "-bit value");
+        throw runtime_error("cambi: luma sample " + std::to_string(largest) + " exceeds " +
+                            std::to_string(max) + ", the largest " + std::to_string(bit_depth) +
+                            "-bit value");
 }
 
 // §11.1–11.3 from the device block: the input check of §6.1 for the depths the device checked,
 // then each picture's score (before the clamps, which the Scorer applies). `copied`: each
 // picture's c-values as copied back with reference_order=true, or null (picture_score).
-Block block_from(const CudaBlock& raw, const Config& config, std::array<float*, gpu::max_pictures> copied) {
+Block block_from(const CudaBlock& raw, const Config& config,
+                 std::array<float*, gpu::max_pictures> copied) {
     const int pictures = config.full_ref ? 2 : 1;
     if (config.bit_depth != 8 && config.bit_depth != 16)
-        for (int p = 0; p < pictures; ++p) check_largest_sample(raw.largest_sample[p], config.bit_depth);
+        for (int p = 0; p < pictures; ++p)
+            check_largest_sample(raw.largest_sample[p], config.bit_depth);
     Block block;
     block.distorted = picture_score(raw, 0, config, copied[0]);
     if (config.full_ref) block.reference = picture_score(raw, 1, config, copied[1]);
@@ -69,15 +72,19 @@ public:
     }
 
     std::vector<ReceiptNote> notes(bool reference_order) const {
-        const std::string what = "on " + std::to_string(frames_with_) + " of " + std::to_string(frames_) +
-                                 " frames (" + std::to_string(scales_) +
-                                 " picture scales in all) a top-k sum is too large for the reference's double sum "
-                                 "to be exact (spec/cambi.md §15.3); ";
+        const std::string what =
+            "on " + std::to_string(frames_with_) + " of " + std::to_string(frames_) + " frames (" +
+            std::to_string(scales_) +
+            " picture scales in all) a top-k sum is too large for the reference's double sum "
+            "to be exact (spec/cambi.md §15.3); ";
         const std::string consequence =
-            reference_order ? "those scales were copied back and pooled in the reference's order (reference_order=true)"
-                            : "there the CUDA score is the exactly rounded mean and may differ from the reference's in "
+            reference_order ? "those scales were copied back and pooled in the reference's order "
+                              "(reference_order=true)"
+                            : "there the CUDA score is the exactly rounded mean and may differ "
+                              "from the reference's in "
                               "the last digits (cambi=reference_order=true gives the reference's)";
-        return {{"order_dependent_frames", frames_with_, what + consequence}, {"order_dependent_scales", scales_, ""}};
+        return {{"order_dependent_frames", frames_with_, what + consequence},
+                {"order_dependent_scales", scales_, ""}};
     }
 
 private:
@@ -90,7 +97,9 @@ private:
 
 // The device block as the common block. Outside the unnamed namespace: ScorerTwin finds it by
 // argument-dependent lookup, which ignores unnamed namespaces.
-Block to_block(const CudaBlock& raw, const Scorer& scorer) { return block_from(raw, scorer.config(), {}); }
+Block to_block(const CudaBlock& raw, const Scorer& scorer) {
+    return block_from(raw, scorer.config(), {});
+}
 
 namespace {
 
@@ -104,7 +113,8 @@ public:
         pipeline_ = std::make_unique<CudaPipeline>(scorer_.config(), scorer_.format(), stream);
     }
 
-    void enqueue(const cuda::DeviceFrame& frame, std::byte* device_block, cudaStream_t stream) override {
+    void enqueue(const cuda::DeviceFrame& frame, std::byte* device_block,
+                 cudaStream_t stream) override {
         auto* block = reinterpret_cast<CudaBlock*>(device_block);
         pipeline_->enqueue(frame, block, stream);
         if (scorer_.config().reference_order) {
@@ -135,7 +145,8 @@ public:
         // before this returns.
         const bool full_ref = scorer_.config().full_ref;
         scorer_.finish(block_from(raw, scorer_.config(),
-                                  {pipeline_->copied_planes(block, 0), full_ref ? pipeline_->copied_planes(block, 1) : nullptr}),
+                                  {pipeline_->copied_planes(block, 0),
+                                   full_ref ? pipeline_->copied_planes(block, 1) : nullptr}),
                        scores);
     }
 
@@ -162,7 +173,8 @@ private:
             heatmaps_in_flight_.pop_front();
         }
         const Config& config = scorer_.config();
-        const auto sizes = scale_sizes(config.distorted.width, config.distorted.height, config.distorted.speedup);
+        const auto sizes =
+            scale_sizes(config.distorted.width, config.distorted.height, config.distorted.speedup);
         const float* c = copy.planes.data();
         HeatmapFrame frame;
         frame.frame_index = copy.frame_index;

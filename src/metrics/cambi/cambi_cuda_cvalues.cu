@@ -35,13 +35,14 @@ constexpr int row_flag_words = max_tile_rows / 32;
 
 struct TileShared {
     std::uint32_t centre_gates[value_words];
-    std::uint32_t centres[value_words];         // centre values of this tile
-    std::uint32_t present[value_words];         // values of the masked pixels its windows cover
-    std::uint32_t counted_values[value_words];  // present values within N of a centre: one slot each
-    int slots_before[value_words + 1];          // slot of the first counted value of each word
+    std::uint32_t centres[value_words];  // centre values of this tile
+    std::uint32_t present[value_words];  // values of the masked pixels its windows cover
+    std::uint32_t
+        counted_values[value_words];    // present values within N of a centre: one slot each
+    int slots_before[value_words + 1];  // slot of the first counted value of each word
     std::uint32_t rows_with_centres[row_flag_words];
-    int sweep_end;    // the slots of this sweep are [start, sweep_end)
-    int next_start;   // the first slot of the next sweep
+    int sweep_end;   // the slots of this sweep are [start, sweep_end)
+    int next_start;  // the first slot of the next sweep
 };
 
 __device__ bool has_bit(const std::uint32_t* bits, unsigned value) {
@@ -61,33 +62,38 @@ struct SlotRange {
     int lowest;
     int highest;
     __device__ SlotRange(const TileShared& tile, unsigned v)
-        : lowest(slots_below(tile, unsigned(max(0, int(v) - N)))), highest(slots_below(tile, v + N + 1) - 1) {}
+        : lowest(slots_below(tile, unsigned(max(0, int(v) - N)))),
+          highest(slots_below(tile, v + N + 1) - 1) {}
 };
 
 // Collects the tile's centre values and the rows holding one; writes c = 0 for every other output
 // (unmasked, or no gate can pass).
-__device__ void find_centres(const CValuePlane& plane, TileShared& tile, int x0, int tile_width, int i0,
-                             int rows) {
+__device__ void find_centres(const CValuePlane& plane, TileShared& tile, int x0, int tile_width,
+                             int i0, int rows) {
     const int outputs = tile_width * rows;
     const unsigned lane = threadIdx.x % 32;
     for (int base = 0; base < outputs; base += c_value_threads) {  // warp-uniform trip count
         const int o = base + int(threadIdx.x);
         const int r = o / tile_width;
-        const std::size_t at = std::size_t(i0 + r) * std::size_t(plane.width) + std::size_t(x0 + o % tile_width);
-        const unsigned value = o < outputs ? unsigned(__ldg(plane.counted + at)) : unsigned(unmasked);
+        const std::size_t at =
+            std::size_t(i0 + r) * std::size_t(plane.width) + std::size_t(x0 + o % tile_width);
+        const unsigned value =
+            o < outputs ? unsigned(__ldg(plane.counted + at)) : unsigned(unmasked);
         const bool centre = has_bit(tile.centre_gates, value);
         if (o < outputs && !centre) plane.c[at] = 0.0f;
         // One atomic per distinct value (and row) per warp.
         const unsigned same_value = __match_any_sync(0xffffffffu, centre ? value : 0xffffffffu);
         const unsigned same_row = __match_any_sync(0xffffffffu, centre ? unsigned(r) : 0xffffffffu);
-        if (centre && __ffs(same_value) - 1 == int(lane)) atomicOr(&tile.centres[value >> 5], 1u << (value & 31));
-        if (centre && __ffs(same_row) - 1 == int(lane)) atomicOr(&tile.rows_with_centres[r >> 5], 1u << (r & 31));
+        if (centre && __ffs(same_value) - 1 == int(lane))
+            atomicOr(&tile.centres[value >> 5], 1u << (value & 31));
+        if (centre && __ffs(same_row) - 1 == int(lane))
+            atomicOr(&tile.rows_with_centres[r >> 5], 1u << (r & 31));
     }
 }
 
 // Marks the values of the masked pixels in the rows and columns the tile's windows cover.
-__device__ void find_present_values(const CValuePlane& plane, TileShared& tile, int first_row, int end_row,
-                                    int column, bool column_inside) {
+__device__ void find_present_values(const CValuePlane& plane, TileShared& tile, int first_row,
+                                    int end_row, int column, bool column_inside) {
     const unsigned lane = threadIdx.x % 32;
     constexpr int batch = 4;
     for (int row = first_row; row < end_row; row += batch) {  // block-uniform trip count
@@ -95,7 +101,8 @@ __device__ void find_present_values(const CValuePlane& plane, TileShared& tile, 
 #pragma unroll
         for (int k = 0; k < batch; ++k)
             values[k] = column_inside && row + k < end_row
-                            ? unsigned(__ldg(plane.counted + std::size_t(row + k) * std::size_t(plane.width) +
+                            ? unsigned(__ldg(plane.counted +
+                                             std::size_t(row + k) * std::size_t(plane.width) +
                                              std::size_t(column)))
                             : unsigned(unmasked);
 #pragma unroll
@@ -173,7 +180,8 @@ __device__ void prefix_sums(const std::uint8_t* column_counts, std::uint16_t* pr
     const int warp = int(threadIdx.x) / 32;
     const int lane = int(threadIdx.x) % 32;
     for (int s = warp; s < slots; s += warps) {
-        const uint2 bytes = reinterpret_cast<const uint2*>(column_counts + s * c_value_threads)[lane];
+        const uint2 bytes =
+            reinterpret_cast<const uint2*>(column_counts + s * c_value_threads)[lane];
         unsigned running[8];
         unsigned sum = 0;
         for (int k = 0; k < 8; ++k) {
@@ -198,8 +206,8 @@ __device__ void prefix_sums(const std::uint8_t* column_counts, std::uint16_t* pr
 // §10.1 for one output whose centre value's slots all lie in this sweep (which starts at slot
 // `start`). The window spans the block's columns t .. t + 2p.
 template <int N>
-__device__ float c_value(const CValueParams& params, const TileShared& tile, const std::uint16_t* prefixes,
-                         int start, unsigned v, int t, int radius) {
+__device__ float c_value(const CValueParams& params, const TileShared& tile,
+                         const std::uint16_t* prefixes, int start, unsigned v, int t, int radius) {
     const auto window_count = [&](unsigned value) {  // a value absent from the windows counts 0
         if (!has_bit(tile.counted_values, value)) return 0;
         const std::uint16_t* row = prefixes + (slots_below(tile, value) - start) * c_value_threads;
@@ -222,12 +230,14 @@ __device__ float c_value(const CValueParams& params, const TileShared& tile, con
 }
 
 template <int N>
-__global__ void __launch_bounds__(c_value_threads) c_values_kernel(const __grid_constant__ CValueParams params) {
+__global__ void __launch_bounds__(c_value_threads)
+    c_values_kernel(const __grid_constant__ CValueParams params) {
     extern __shared__ uint4 dynamic_shared[];
     __shared__ TileShared tile;
 
     int plane_index = 0;
-    while (plane_index + 1 < params.plane_count && int(blockIdx.x) >= params.planes[plane_index + 1].first_block)
+    while (plane_index + 1 < params.plane_count &&
+           int(blockIdx.x) >= params.planes[plane_index + 1].first_block)
         ++plane_index;
     const CValuePlane& plane = params.planes[plane_index];
     const int tile_index = int(blockIdx.x) - plane.first_block;
@@ -252,7 +262,8 @@ __global__ void __launch_bounds__(c_value_threads) c_values_kernel(const __grid_
     // This thread's column of the picture; columns outside it are never counted (clipped window).
     const int column = x0 - p + t;
     const bool column_inside = t < tile_width + 2 * p && column >= 0 && column < plane.width;
-    find_present_values(plane, tile, max(0, i0 - p), min(plane.height, i_end + p), column, column_inside);
+    find_present_values(plane, tile, max(0, i0 - p), min(plane.height, i_end + p), column,
+                        column_inside);
     __syncthreads();
     number_slots<N>(tile);
 
@@ -268,15 +279,19 @@ __global__ void __launch_bounds__(c_value_threads) c_values_kernel(const __grid_
         const int next = tile.next_start;
 
         std::uint8_t* counts = column_counts + t;
-        const auto count = [&](unsigned value, int change) {  // `unmasked` and uncounted values: no-op
+        const auto count = [&](unsigned value,
+                               int change) {  // `unmasked` and uncounted values: no-op
             if (!has_bit(tile.counted_values, value)) return;
             const int s = slots_below(tile, value) - start;
-            if (s >= 0 && s < end - start) counts[s * c_value_threads] = std::uint8_t(counts[s * c_value_threads] + change);
+            if (s >= 0 && s < end - start)
+                counts[s * c_value_threads] = std::uint8_t(counts[s * c_value_threads] + change);
         };
         // Loads through the read-only path may be issued ahead of the count updates.
         const auto sample = [&](int row) {
             return column_inside && row >= 0 && row < plane.height
-                       ? unsigned(__ldg(plane.counted + std::size_t(row) * std::size_t(plane.width) + std::size_t(column)))
+                       ? unsigned(__ldg(plane.counted +
+                                        std::size_t(row) * std::size_t(plane.width) +
+                                        std::size_t(column)))
                        : unsigned(unmasked);
         };
         for (int s = 0; s < end - start; ++s) counts[s * c_value_threads] = 0;
@@ -286,7 +301,8 @@ __global__ void __launch_bounds__(c_value_threads) c_values_kernel(const __grid_
         for (int row = i0 - p; row < i0 + p; row += batch) {
             unsigned values[batch];
 #pragma unroll
-            for (int k = 0; k < batch; ++k) values[k] = row + k < i0 + p ? sample(row + k) : unsigned(unmasked);
+            for (int k = 0; k < batch; ++k)
+                values[k] = row + k < i0 + p ? sample(row + k) : unsigned(unmasked);
 #pragma unroll
             for (int k = 0; k < batch; ++k) count(values[k], +1);
         }
@@ -294,16 +310,19 @@ __global__ void __launch_bounds__(c_value_threads) c_values_kernel(const __grid_
         // Row i adds row i + p and removes row i - p - 1 (not at the tile's first row: never
         // added); the next row's samples are loaded one row ahead.
         unsigned entering = sample(i0 + p), leaving = unsigned(unmasked);
-        unsigned centre = t < tile_width ? unsigned(__ldg(plane.counted + std::size_t(i0) * std::size_t(plane.width) +
-                                                          std::size_t(x0 + t)))
-                                         : unsigned(unmasked);
+        unsigned centre =
+            t < tile_width
+                ? unsigned(__ldg(plane.counted + std::size_t(i0) * std::size_t(plane.width) +
+                                 std::size_t(x0 + t)))
+                : unsigned(unmasked);
         for (int i = i0; i < i_end; ++i) {
             const unsigned adding = entering, removing = leaving, v = centre;
             if (i + 1 < i_end) {
                 entering = sample(i + 1 + p);
                 leaving = sample(i - p);
                 if (t < tile_width)
-                    centre = __ldg(plane.counted + std::size_t(i + 1) * std::size_t(plane.width) + std::size_t(x0 + t));
+                    centre = __ldg(plane.counted + std::size_t(i + 1) * std::size_t(plane.width) +
+                                   std::size_t(x0 + t));
             }
             count(adding, +1);
             count(removing, -1);
@@ -333,7 +352,8 @@ void launch_for(const CValueParams& params, cudaStream_t stream) {
 
 template <int N>
 void configure_for(const CValueParams& params) {
-    cuda::allow_dynamic_shared_memory(c_values_kernel<N>, c_value_shared_bytes(params.slot_capacity));
+    cuda::allow_dynamic_shared_memory(c_values_kernel<N>,
+                                      c_value_shared_bytes(params.slot_capacity));
 }
 
 }  // namespace
@@ -347,7 +367,8 @@ std::size_t c_value_shared_bytes(int slot_capacity) {
 
 int total_blocks(const CValueParams& params) {
     const CValuePlane& last = params.planes[params.plane_count - 1];
-    return last.first_block + last.tiles_x * ((last.height + params.tile_rows - 1) / params.tile_rows);
+    return last.first_block +
+           last.tiles_x * ((last.height + params.tile_rows - 1) / params.tile_rows);
 }
 
 void configure_c_values(const CValueParams& params) {

@@ -75,9 +75,9 @@ struct ScaleJob {
     int decimate = 0;                         // 1: keep the even rows and columns of `previous`
     const std::uint8_t* mask = nullptr;       // the full-resolution mask M
     int mask_width = 0;
-    int mask_shift = 0;                       // this scale's mask is M[i << shift][j << shift]
-    std::uint16_t* filtered = nullptr;        // width × height, mode-filtered
-    std::uint16_t* counted = nullptr;         // filtered where masked, `unmasked` elsewhere
+    int mask_shift = 0;                 // this scale's mask is M[i << shift][j << shift]
+    std::uint16_t* filtered = nullptr;  // width × height, mode-filtered
+    std::uint16_t* counted = nullptr;   // filtered where masked, `unmasked` elsewhere
     int width = 0;
     int height = 0;
 };
@@ -96,8 +96,9 @@ struct CValuePlane {
     float* c = nullptr;
     int width = 0;
     int height = 0;
-    int radius = 0;       // p = ws >> 1
-    int tile_width = 0;   // output columns per tile: the tile plus its window fill one block's columns
+    int radius = 0;  // p = ws >> 1
+    int tile_width =
+        0;  // output columns per tile: the tile plus its window fill one block's columns
     int tiles_x = 0;
     int first_block = 0;  // this plane's tiles are blocks first_block ..
 };
@@ -105,10 +106,10 @@ struct CValuePlane {
 struct CValueParams {
     CValuePlane planes[max_planes];
     int plane_count = 0;
-    int tile_rows = 0;      // output rows per tile, at most max_tile_rows
-    int slot_capacity = 0;  // values counted per sweep of a tile
-    int num_diffs = 0;      // N
-    int vis_lum = 0;        // V_lt
+    int tile_rows = 0;                     // output rows per tile, at most max_tile_rows
+    int slot_capacity = 0;                 // values counted per sweep of a tile
+    int num_diffs = 0;                     // N
+    int vis_lum = 0;                       // V_lt
     int tvi[max_contrast_steps] = {};      // T_δ at index δ-1
     int weights[max_contrast_steps] = {};  // W_δ at index δ-1
     // Bit v: some contrast step's gates pass for a centre value v (§10.1), so its c-value may be

@@ -46,7 +46,8 @@ __global__ void convert_kernel(const __grid_constant__ ConvertParams params, Ten
         if (right && below)
             value = (value + converted_sample<Sample>(job, ten_bit, i, j + 1) +
                      converted_sample<Sample>(job, ten_bit, i + 1, j) +
-                     converted_sample<Sample>(job, ten_bit, i + 1, j + 1)) >> 2;
+                     converted_sample<Sample>(job, ten_bit, i + 1, j + 1)) >>
+                    2;
         else if (below)
             value = (value + converted_sample<Sample>(job, ten_bit, i + 1, j)) >> 1;
         else if (right)
@@ -61,11 +62,13 @@ struct LumaPlanes {
 
 constexpr unsigned largest_threads = 256;
 
-__global__ void largest_sample_kernel(const __grid_constant__ LumaPlanes planes, std::size_t samples, unsigned* largest) {
+__global__ void largest_sample_kernel(const __grid_constant__ LumaPlanes planes,
+                                      std::size_t samples, unsigned* largest) {
     const std::uint16_t* luma = planes.luma[blockIdx.y];
     unsigned value = 0;
     const std::size_t stride = std::size_t(gridDim.x) * largest_threads;
-    for (std::size_t k = std::size_t(blockIdx.x) * largest_threads + threadIdx.x; k < samples; k += stride)
+    for (std::size_t k = std::size_t(blockIdx.x) * largest_threads + threadIdx.x; k < samples;
+         k += stride)
         value = max(value, unsigned(luma[k]));
     value = __reduce_max_sync(0xffffffffu, value);
     if (threadIdx.x % 32 == 0 && value != 0) atomicMax(&largest[blockIdx.y], value);
@@ -95,7 +98,8 @@ __global__ void __launch_bounds__(256) mask_kernel(const __grid_constant__ MaskP
         const int r = k / sample_span, c = k % sample_span;
         const int i = i0 - mask_radius + r, j = j0 - mask_radius + c;
         const bool inside = i >= 0 && i < job.height && j >= 0 && j < job.width;
-        samples[r][c] = inside ? job.image[std::size_t(i) * std::size_t(job.width) + std::size_t(j)] : 0;
+        samples[r][c] =
+            inside ? job.image[std::size_t(i) * std::size_t(job.width) + std::size_t(j)] : 0;
     }
     __syncthreads();
     for (int k = thread; k < flat_span * flat_span; k += threads) {
@@ -104,7 +108,8 @@ __global__ void __launch_bounds__(256) mask_kernel(const __grid_constant__ MaskP
         bool is_flat = false;
         if (i >= 0 && i < job.height && j >= 0 && j < job.width) {
             const std::uint16_t v = samples[r][c];
-            is_flat = (j == job.width - 1 || v == samples[r][c + 1]) && (i == job.height - 1 || v == samples[r + 1][c]);
+            is_flat = (j == job.width - 1 || v == samples[r][c + 1]) &&
+                      (i == job.height - 1 || v == samples[r + 1][c]);
         }
         flat[r][c] = is_flat;
     }
@@ -122,7 +127,8 @@ __global__ void __launch_bounds__(256) mask_kernel(const __grid_constant__ MaskP
         if (i >= job.height || j >= job.width) continue;
         int box = 0;
         for (int d = 0; d <= 2 * mask_radius; ++d) box += row_sums[r + d][c];
-        job.mask[std::size_t(i) * std::size_t(job.width) + std::size_t(j)] = std::uint8_t(box > job.threshold);
+        job.mask[std::size_t(i) * std::size_t(job.width) + std::size_t(j)] =
+            std::uint8_t(box > job.threshold);
     }
 }
 
@@ -151,7 +157,8 @@ void launch_largest_sample(const void* const luma[max_pictures], std::size_t sam
     LumaPlanes planes{};
     for (int p = 0; p < pictures; ++p) planes.luma[p] = static_cast<const std::uint16_t*>(luma[p]);
     const std::size_t wanted = (samples + largest_threads - 1) / largest_threads;
-    const dim3 grid(unsigned(std::min<std::size_t>(std::max<std::size_t>(wanted, 1), 1024)), unsigned(pictures));
+    const dim3 grid(unsigned(std::min<std::size_t>(std::max<std::size_t>(wanted, 1), 1024)),
+                    unsigned(pictures));
     largest_sample_kernel<<<grid, largest_threads, 0, stream>>>(planes, samples, largest);
     VQ_CUDA_CHECK_LAUNCH(largest_sample_kernel);
 }
@@ -162,7 +169,8 @@ void launch_mask(const MaskParams& params, cudaStream_t stream) {
         width = std::max(width, params.jobs[p].width);
         height = std::max(height, params.jobs[p].height);
     }
-    const dim3 grid(ceil_div(width, mask_tile), ceil_div(height, mask_tile), unsigned(params.pictures));
+    const dim3 grid(ceil_div(width, mask_tile), ceil_div(height, mask_tile),
+                    unsigned(params.pictures));
     mask_kernel<<<grid, mask_block, 0, stream>>>(params);
     VQ_CUDA_CHECK_LAUNCH(mask_kernel);
 }

@@ -67,7 +67,8 @@ double picture_score(const CudaBlock& block, int picture, const Config& config, 
     const auto sizes = scale_sizes(g.width, g.height, g.speedup);
     std::array<double, num_scales> pooled{};
     for (int s = 0; s < num_scales; ++s) {
-        const std::size_t n = std::size_t(sizes[std::size_t(s)][0]) * std::size_t(sizes[std::size_t(s)][1]);
+        const std::size_t n =
+            std::size_t(sizes[std::size_t(s)][0]) * std::size_t(sizes[std::size_t(s)][1]);
         if (copied && block.order_dependent[picture][s]) {
             pooled[std::size_t(s)] = top_k_mean(std::span(copied, n), config.topk);
         } else {
@@ -80,8 +81,8 @@ double picture_score(const CudaBlock& block, int picture, const Config& config, 
     return combine_scales(pooled, g.window);
 }
 
-CudaPipeline::CudaPipeline(const Config& config, const VideoFormat& format, cudaStream_t stream, int tile_rows,
-                           bool graphs)
+CudaPipeline::CudaPipeline(const Config& config, const VideoFormat& format, cudaStream_t stream,
+                           int tile_rows, bool graphs)
     : config_(config),
       format_(format),
       pictures_(config.full_ref ? 2 : 1),
@@ -154,8 +155,14 @@ void CudaPipeline::prepare_stage_params() {
             const Planes& d = planes_[std::size_t(p)];
             const auto [w, h] = d.sizes[std::size_t(s)];
             gpu::CValuePlane& plane = cv.planes[cv.plane_count++];
-            plane = {d.counted[std::size_t(s)], d.c[std::size_t(s)], w, h, radius, gpu::c_value_threads - 2 * radius,
-                     0, c_blocks};
+            plane = {d.counted[std::size_t(s)],
+                     d.c[std::size_t(s)],
+                     w,
+                     h,
+                     radius,
+                     gpu::c_value_threads - 2 * radius,
+                     0,
+                     c_blocks};
             plane.tiles_x = (w + plane.tile_width - 1) / plane.tile_width;
             c_blocks += plane.tiles_x * ((h + tile_rows_ - 1) / tile_rows_);
 
@@ -185,12 +192,13 @@ float* CudaPipeline::readback_for(const CudaBlock* device_block) {
 
 float* CudaPipeline::copied_planes(const CudaBlock* device_block, int picture) const {
     for (const Readback& readback : readbacks_)
-        if (readback.block == device_block) return readback.planes.data() + (picture == 0 ? 0 : c_value_count(0));
+        if (readback.block == device_block)
+            return readback.planes.data() + (picture == 0 ? 0 : c_value_count(0));
     throw std::logic_error("CudaPipeline::copied_planes: no frame was enqueued with this block");
 }
 
-void CudaPipeline::enqueue(const cuda::DeviceFrame& frame, CudaBlock* device_block, cudaStream_t stream,
-                           const StageEvents* events) {
+void CudaPipeline::enqueue(const cuda::DeviceFrame& frame, CudaBlock* device_block,
+                           cudaStream_t stream, const StageEvents* events) {
     if (config_.reference_order) readback_for(device_block);
     if (use_graphs_ && !events)
         if (const cuda::GraphExec* graph = graph_for(frame, device_block, stream)) {
@@ -200,20 +208,21 @@ void CudaPipeline::enqueue(const cuda::DeviceFrame& frame, CudaBlock* device_blo
     launch_stages(frame, device_block, stream, events);
 }
 
-const cuda::GraphExec* CudaPipeline::graph_for(const cuda::DeviceFrame& frame, CudaBlock* device_block,
-                                               cudaStream_t stream) {
+const cuda::GraphExec* CudaPipeline::graph_for(const cuda::DeviceFrame& frame,
+                                               CudaBlock* device_block, cudaStream_t stream) {
     for (const Graph& graph : graphs_)
-        if (graph.distorted == frame.distorted && graph.reference == frame.reference && graph.block == device_block)
+        if (graph.distorted == frame.distorted && graph.reference == frame.reference &&
+            graph.block == device_block)
             return &graph.executable;
     if (graphs_.size() >= max_graphs) return nullptr;  // a caller cycling through many addresses
-    cuda::GraphExec executable =
-        cuda::GraphExec::capture(stream, [&] { launch_stages(frame, device_block, stream, nullptr); });
+    cuda::GraphExec executable = cuda::GraphExec::capture(
+        stream, [&] { launch_stages(frame, device_block, stream, nullptr); });
     graphs_.push_back({frame.distorted, frame.reference, device_block, std::move(executable)});
     return &graphs_.back().executable;
 }
 
-void CudaPipeline::launch_stages(const cuda::DeviceFrame& frame, CudaBlock* device_block, cudaStream_t stream,
-                                 const StageEvents* events) {
+void CudaPipeline::launch_stages(const cuda::DeviceFrame& frame, CudaBlock* device_block,
+                                 cudaStream_t stream, const StageEvents* events) {
     const auto mark = [&](int boundary) {
         if (events) (*events)[std::size_t(boundary)].record(stream);
     };
@@ -224,9 +233,10 @@ void CudaPipeline::launch_stages(const cuda::DeviceFrame& frame, CudaBlock* devi
 
     cuda::zero_async(device_block, 1, stream);
     cuda::zero_async(top_k_scratch_.data(), top_k_scratch_.size(), stream);
-    if (format_.bit_depth != 8 && format_.bit_depth != 16)  // §6.1: other depths can hold invalid codes
-        gpu::launch_largest_sample(luma, std::size_t(format_.width) * std::size_t(format_.height), pictures_,
-                                   device_block->largest_sample, stream);
+    if (format_.bit_depth != 8 &&
+        format_.bit_depth != 16)  // §6.1: other depths can hold invalid codes
+        gpu::launch_largest_sample(luma, std::size_t(format_.width) * std::size_t(format_.height),
+                                   pictures_, device_block->largest_sample, stream);
 
     gpu::ConvertParams convert;
     convert.pictures = pictures_;
@@ -237,7 +247,8 @@ void CudaPipeline::launch_stages(const cuda::DeviceFrame& frame, CudaBlock* devi
     for (int p = 0; p < pictures_; ++p) {
         const PictureGeometry& g = geometry(p);
         const Planes& d = planes_[std::size_t(p)];
-        convert.jobs[p] = {luma[p], format_.width, format_.height, d.column_map, d.row_map, d.converted, g.width, g.height};
+        convert.jobs[p] = {luma[p],   format_.width, format_.height, d.column_map,
+                           d.row_map, d.converted,   g.width,        g.height};
         mask.jobs[p] = {d.converted, d.mask, g.width, g.height, g.mask_threshold};
     }
     gpu::launch_convert(convert, stream);
@@ -274,7 +285,8 @@ void CudaPipeline::launch_stages(const cuda::DeviceFrame& frame, CudaBlock* devi
 
     gpu::TopKParams top_k = top_k_params_;
     for (int p = 0; p < pictures_; ++p)
-        for (int s = 0; s < num_scales; ++s) top_k.planes[p * num_scales + s].sum = device_block->top_k_sums[p][s];
+        for (int s = 0; s < num_scales; ++s)
+            top_k.planes[p * num_scales + s].sum = device_block->top_k_sums[p][s];
     for (int p = 0; p < pictures_; ++p)
         for (int s = 0; s < num_scales; ++s)
             top_k.planes[p * num_scales + s].order_dependent = &device_block->order_dependent[p][s];
@@ -290,7 +302,8 @@ void CudaPipeline::launch_readback(const CudaBlock* device_block, const gpu::Top
     float* host = readback_for(device_block);
     for (int i = 0; i < top_k.plane_count; ++i) {
         const gpu::TopKPlane& plane = top_k.planes[i];
-        readback.planes[readback.plane_count++] = {plane.c, plane.count, plane.order_dependent, host};
+        readback.planes[readback.plane_count++] = {plane.c, plane.count, plane.order_dependent,
+                                                   host};
         host += plane.count;
     }
     gpu::launch_readback(readback, stream);
@@ -298,12 +311,14 @@ void CudaPipeline::launch_readback(const CudaBlock* device_block, const gpu::Top
 
 std::vector<std::uint16_t> CudaPipeline::converted(int picture) const {
     const PictureGeometry& g = geometry(picture);
-    return cuda::to_host(planes_[std::size_t(picture)].converted, std::size_t(g.width) * std::size_t(g.height));
+    return cuda::to_host(planes_[std::size_t(picture)].converted,
+                         std::size_t(g.width) * std::size_t(g.height));
 }
 
 std::vector<std::uint8_t> CudaPipeline::mask(int picture) const {
     const PictureGeometry& g = geometry(picture);
-    return cuda::to_host(planes_[std::size_t(picture)].mask, std::size_t(g.width) * std::size_t(g.height));
+    return cuda::to_host(planes_[std::size_t(picture)].mask,
+                         std::size_t(g.width) * std::size_t(g.height));
 }
 
 std::vector<std::uint16_t> CudaPipeline::filtered(int picture, int scale) const {
@@ -326,7 +341,8 @@ std::vector<float> CudaPipeline::c_values(int picture, int scale) const {
 
 std::size_t CudaPipeline::c_value_count(int picture) const {
     std::size_t count = 0;
-    for (const auto& [w, h] : planes_[std::size_t(picture)].sizes) count += std::size_t(w) * std::size_t(h);
+    for (const auto& [w, h] : planes_[std::size_t(picture)].sizes)
+        count += std::size_t(w) * std::size_t(h);
     return count;
 }
 

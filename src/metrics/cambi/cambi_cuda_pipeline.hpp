@@ -38,7 +38,8 @@ double exact_top_k_mean(unsigned __int128 sum, std::uint64_t k);
 // `copied` (reference_order=true: the picture's c-value planes as CudaPipeline::copied_planes
 // gives them), each order-dependent scale is pooled by the CPU twin's top_k_mean, in the
 // reference's order (it permutes the copy); every other scale by its exact mean.
-double picture_score(const CudaBlock& block, int picture, const Config& config, float* copied = nullptr);
+double picture_score(const CudaBlock& block, int picture, const Config& config,
+                     float* copied = nullptr);
 
 // Events the pipeline records around its stages when asked (benchmarks).
 enum class Stage { convert, mask, scales, c_values, top_k };
@@ -122,8 +123,10 @@ private:
 
     void launch_stages(const cuda::DeviceFrame& frame, CudaBlock* device_block, cudaStream_t stream,
                        const StageEvents* events);
-    void launch_readback(const CudaBlock* device_block, const gpu::TopKParams& top_k, cudaStream_t stream);
-    const cuda::GraphExec* graph_for(const cuda::DeviceFrame& frame, CudaBlock* device_block, cudaStream_t stream);
+    void launch_readback(const CudaBlock* device_block, const gpu::TopKParams& top_k,
+                         cudaStream_t stream);
+    const cuda::GraphExec* graph_for(const cuda::DeviceFrame& frame, CudaBlock* device_block,
+                                     cudaStream_t stream);
     const PictureGeometry& geometry(int picture) const;
     float* readback_for(const CudaBlock* device_block);
     void allocate(cudaStream_t stream);
@@ -138,7 +141,7 @@ private:
     std::vector<Readback> readbacks_;
     std::array<PlaneArrays, gpu::max_pictures> arrays_;
     cuda::DeviceArray<float> reciprocal_;  // the §14 table
-    cuda::DeviceBuffer top_k_scratch_;     // the selection's state (opaque here), zeroed every frame
+    cuda::DeviceBuffer top_k_scratch_;  // the selection's state (opaque here), zeroed every frame
     std::array<Planes, gpu::max_pictures> planes_{};
     gpu::CValueParams c_value_params_;
     gpu::TopKParams top_k_params_;

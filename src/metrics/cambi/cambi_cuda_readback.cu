@@ -13,11 +13,13 @@ namespace {
 constexpr int readback_threads = 256;
 constexpr int readback_blocks = 264;  // per plane: two per SM of an H200, enough to fill the bus
 
-__global__ void __launch_bounds__(readback_threads) readback(const __grid_constant__ ReadbackParams params) {
+__global__ void __launch_bounds__(readback_threads)
+    readback(const __grid_constant__ ReadbackParams params) {
     const ReadbackPlane& plane = params.planes[blockIdx.y];
     if (*plane.order_dependent == 0) return;
     const std::uint64_t stride = std::uint64_t(gridDim.x) * readback_threads;
-    for (std::uint64_t i = std::uint64_t(blockIdx.x) * readback_threads + threadIdx.x; i < plane.count; i += stride)
+    for (std::uint64_t i = std::uint64_t(blockIdx.x) * readback_threads + threadIdx.x;
+         i < plane.count; i += stride)
         plane.host[i] = plane.c[i];
 }
 
@@ -25,7 +27,8 @@ __global__ void __launch_bounds__(readback_threads) readback(const __grid_consta
 
 void launch_readback(const ReadbackParams& params, cudaStream_t stream) {
     if (params.plane_count == 0) return;
-    readback<<<dim3(readback_blocks, unsigned(params.plane_count)), readback_threads, 0, stream>>>(params);
+    readback<<<dim3(readback_blocks, unsigned(params.plane_count)), readback_threads, 0, stream>>>(
+        params);
     VQ_CUDA_CHECK_LAUNCH(readback);
 }
 

@@ -26,7 +26,8 @@ struct DecimatedImage {
     int width;
 
     __device__ unsigned at(int i, int j) const {
-        return previous[std::size_t(i << shift) * std::size_t(previous_width) + std::size_t(j << shift)];
+        return previous[std::size_t(i << shift) * std::size_t(previous_width) +
+                        std::size_t(j << shift)];
     }
     // The horizontal pass: columns 0 and w-1 are copied.
     __device__ unsigned horizontal_mode(int i, int j) const {
@@ -43,12 +44,13 @@ __global__ void scale_kernel(const __grid_constant__ ScaleParams params) {
     const DecimatedImage image{job.previous, job.previous_width, job.decimate, job.width};
     // Rows 0 and h-1 keep their original values, and nothing changes when h < 3.
     const bool inner_row = i > 0 && i < job.height - 1;
-    const unsigned value = inner_row ? mode3(image.horizontal_mode(i - 1, j), image.horizontal_mode(i, j),
-                                             image.horizontal_mode(i + 1, j))
-                                     : image.at(i, j);
+    const unsigned value = inner_row
+                               ? mode3(image.horizontal_mode(i - 1, j), image.horizontal_mode(i, j),
+                                       image.horizontal_mode(i + 1, j))
+                               : image.at(i, j);
     const std::size_t at = std::size_t(i) * std::size_t(job.width) + std::size_t(j);
-    const bool masked =
-        job.mask[std::size_t(i << job.mask_shift) * std::size_t(job.mask_width) + std::size_t(j << job.mask_shift)];
+    const bool masked = job.mask[std::size_t(i << job.mask_shift) * std::size_t(job.mask_width) +
+                                 std::size_t(j << job.mask_shift)];
     job.filtered[at] = std::uint16_t(value);
     job.counted[at] = masked ? std::uint16_t(value) : unmasked;
 }
@@ -62,7 +64,8 @@ void launch_scale(const ScaleParams& params, cudaStream_t stream) {
         height = std::max(height, params.jobs[p].height);
     }
     const dim3 block(32, 8);
-    const dim3 grid(unsigned((width + 31) / 32), unsigned((height + 7) / 8), unsigned(params.pictures));
+    const dim3 grid(unsigned((width + 31) / 32), unsigned((height + 7) / 8),
+                    unsigned(params.pictures));
     scale_kernel<<<grid, block, 0, stream>>>(params);
     VQ_CUDA_CHECK_LAUNCH(scale_kernel);
 }

@@ -27,14 +27,14 @@
 namespace vq::cambi::gpu {
 namespace {
 
-constexpr int top_bins = 1921;  // zero, then top-16-bit patterns 0x3f00 .. 0x467f
+constexpr int top_bins = 1921;           // zero, then top-16-bit patterns 0x3f00 .. 0x467f
 constexpr unsigned lowest_top = 0x3f00;  // top 16 bits of 0.5f
 constexpr int byte_bins = 256;
 
 struct SelectState {
-    unsigned arrived[3];  // blocks of the plane done, per pass
-    unsigned rank;        // how many of the k largest lie at or below the bits found so far
-    unsigned prefix;      // the bits of t found so far: top 16 after pass 0, top 24 after pass 1
+    unsigned arrived[3];    // blocks of the plane done, per pass
+    unsigned rank;          // how many of the k largest lie at or below the bits found so far
+    unsigned prefix;        // the bits of t found so far: top 16 after pass 0, top 24 after pass 1
     unsigned smallest_top;  // top 16 bits of the plane's smallest non-zero value (pass 0), 0: none
     unsigned long long above[2];  // Σ·2^24 of the values above t's top 24 bits (pass 2)
 };
@@ -64,9 +64,12 @@ struct PassTraits<0> {
     __device__ static unsigned bin(unsigned bits) {
         const unsigned top = bits >> 16;
         if (top == 0) return 0;
-        return min(max(top, lowest_top) - lowest_top + 1, unsigned(top_bins - 1));  // in range by §10.2
+        return min(max(top, lowest_top) - lowest_top + 1,
+                   unsigned(top_bins - 1));  // in range by §10.2
     }
-    __device__ static unsigned prefix_after(unsigned, unsigned bin) { return bin == 0 ? 0 : bin - 1 + lowest_top; }
+    __device__ static unsigned prefix_after(unsigned, unsigned bin) {
+        return bin == 0 ? 0 : bin - 1 + lowest_top;
+    }
     __device__ static unsigned* histogram(Scratch& s, int plane) { return s.top[plane]; }
 };
 
@@ -75,7 +78,9 @@ struct PassTraits<1> {
     static constexpr int bins = byte_bins;
     __device__ static bool selected(unsigned bits, unsigned prefix) { return bits >> 16 == prefix; }
     __device__ static unsigned bin(unsigned bits) { return (bits >> 8) & 0xffu; }
-    __device__ static unsigned prefix_after(unsigned prefix, unsigned bin) { return prefix << 8 | bin; }
+    __device__ static unsigned prefix_after(unsigned prefix, unsigned bin) {
+        return prefix << 8 | bin;
+    }
     __device__ static unsigned* histogram(Scratch& s, int plane) { return s.middle[plane]; }
 };
 
@@ -117,7 +122,8 @@ __device__ Selection select_bin(const unsigned* histogram, unsigned rank, int& f
     last = Bins - int(threadIdx.x) * per_thread;  // this thread's bins are [first, last)
     first = max(0, last - per_thread);
     last = max(0, last);
-    if (threadIdx.x == 0) selection = {0, 0};  // ordered before the writes below by the scan's barrier
+    if (threadIdx.x == 0)
+        selection = {0, 0};  // ordered before the writes below by the scan's barrier
     unsigned mine = 0;
     for (int b = first; b < last; ++b) mine += __ldcg(histogram + b);
     unsigned above = exclusive_scan(mine);
@@ -136,14 +142,16 @@ __device__ Selection select_bin(const unsigned* histogram, unsigned rank, int& f
 }
 
 template <int Pass>
-__device__ void select(const TopKPlane& plane, SelectState& state, Scratch& scratch, int plane_index) {
+__device__ void select(const TopKPlane& plane, SelectState& state, Scratch& scratch,
+                       int plane_index) {
     using Traits = PassTraits<Pass>;
     const unsigned* histogram = Traits::histogram(scratch, plane_index);
     const unsigned rank = Pass == 0 ? unsigned(plane.k) : state.rank;
     int first = 0, last = 0;
     const Selection s = select_bin<Traits::bins>(histogram, rank, first, last);
     if constexpr (Pass == 0) {
-        // The lowest non-empty bin above the zeros' (bin 0): the smallest non-zero value's top bits.
+        // The lowest non-empty bin above the zeros' (bin 0): the smallest non-zero value's top
+        // bits.
         __shared__ unsigned lowest;
         if (threadIdx.x == 0) lowest = Traits::bins;
         __syncthreads();
@@ -153,7 +161,8 @@ __device__ void select(const TopKPlane& plane, SelectState& state, Scratch& scra
                 break;
             }
         __syncthreads();
-        if (threadIdx.x == 0) state.smallest_top = lowest < Traits::bins ? Traits::prefix_after(0, lowest) : 0;
+        if (threadIdx.x == 0)
+            state.smallest_top = lowest < Traits::bins ? Traits::prefix_after(0, lowest) : 0;
     }
     if constexpr (Pass < 2) {
         if (threadIdx.x == 0) {
@@ -164,28 +173,33 @@ __device__ void select(const TopKPlane& plane, SelectState& state, Scratch& scra
         // The values above t that share its top 24 bits: each bin is one value.
         cuda::uint128 shared_prefix = 0;
         for (int b = max(first, int(s.bin) + 1); b < last; ++b)
-            shared_prefix += cuda::uint128(__ldcg(histogram + b)) * fixed_point(state.prefix << 8 | unsigned(b));
+            shared_prefix +=
+                cuda::uint128(__ldcg(histogram + b)) * fixed_point(state.prefix << 8 | unsigned(b));
         shared_prefix = cuda::block_sum<top_k_threads>(shared_prefix);
         if (threadIdx.x == 0) {
-            const cuda::uint128 above =
-                cuda::uint128(__ldcg(&state.above[1])) << 64 | cuda::uint128(__ldcg(&state.above[0]));
+            const cuda::uint128 above = cuda::uint128(__ldcg(&state.above[1])) << 64 |
+                                        cuda::uint128(__ldcg(&state.above[0]));
             const unsigned t = state.prefix << 8 | s.bin;
-            const cuda::uint128 total = above + shared_prefix + cuda::uint128(rank - s.above) * fixed_point(t);
+            const cuda::uint128 total =
+                above + shared_prefix + cuda::uint128(rank - s.above) * fixed_point(t);
             plane.sum[0] = (unsigned long long)total;
             plane.sum[1] = (unsigned long long)(total >> 64);
-            *plane.order_dependent = top_k_sum_is_exact(total, t, __ldcg(&state.smallest_top)) ? 0u : 1u;
+            *plane.order_dependent =
+                top_k_sum_is_exact(total, t, __ldcg(&state.smallest_top)) ? 0u : 1u;
         }
     }
 }
 
 template <int Pass>
-__global__ void __launch_bounds__(top_k_threads) top_k_pass(const __grid_constant__ TopKParams params, Scratch* scratch) {
+__global__ void __launch_bounds__(top_k_threads)
+    top_k_pass(const __grid_constant__ TopKParams params, Scratch* scratch) {
     using Traits = PassTraits<Pass>;
     __shared__ unsigned histogram[Traits::bins];
     __shared__ bool last_block;
 
     int plane_index = 0;
-    while (plane_index + 1 < params.plane_count && int(blockIdx.x) >= params.planes[plane_index + 1].first_block)
+    while (plane_index + 1 < params.plane_count &&
+           int(blockIdx.x) >= params.planes[plane_index + 1].first_block)
         ++plane_index;
     const TopKPlane& plane = params.planes[plane_index];
     SelectState& state = scratch->state[plane_index];
@@ -197,7 +211,8 @@ __global__ void __launch_bounds__(top_k_threads) top_k_pass(const __grid_constan
     const std::uint64_t begin = std::uint64_t(int(blockIdx.x) - plane.first_block) * top_k_chunk;
     const std::uint64_t end = begin + top_k_chunk < plane.count ? begin + top_k_chunk : plane.count;
     unsigned long long above = 0;  // pass 2: values above t's top 24 bits
-    for (std::uint64_t base = begin; base < end; base += top_k_threads) {  // warp-uniform trip count
+    for (std::uint64_t base = begin; base < end;
+         base += top_k_threads) {  // warp-uniform trip count
         const std::uint64_t i = base + threadIdx.x;
         const bool valid = i < end;
         const unsigned bits = valid ? __float_as_uint(plane.c[i]) : 0u;
@@ -205,7 +220,8 @@ __global__ void __launch_bounds__(top_k_threads) top_k_pass(const __grid_constan
         // Equal bins across the warp (zeros, above all) become one atomic add.
         const unsigned bin = counted ? Traits::bin(bits) : 0xffffffffu;
         const unsigned peers = __match_any_sync(0xffffffffu, bin);
-        if (counted && __ffs(peers) - 1 == int(threadIdx.x % 32)) atomicAdd(&histogram[bin], unsigned(__popc(peers)));
+        if (counted && __ffs(peers) - 1 == int(threadIdx.x % 32))
+            atomicAdd(&histogram[bin], unsigned(__popc(peers)));
         if (Pass == 2 && valid && bits >> 8 > prefix) above += fixed_point(bits);
     }
     __syncthreads();
@@ -220,7 +236,8 @@ __global__ void __launch_bounds__(top_k_threads) top_k_pass(const __grid_constan
     // The last block of the plane selects, once every block's counts are in.
     __threadfence();
     __syncthreads();
-    if (threadIdx.x == 0) last_block = atomicAdd(&state.arrived[Pass], 1u) == unsigned(plane.blocks - 1);
+    if (threadIdx.x == 0)
+        last_block = atomicAdd(&state.arrived[Pass], 1u) == unsigned(plane.blocks - 1);
     __syncthreads();
     if (!last_block) return;
     __threadfence();

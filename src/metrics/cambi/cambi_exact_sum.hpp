@@ -28,7 +28,7 @@ namespace vq::cambi {
 VQ_HD inline bool top_k_sum_is_exact(unsigned __int128 sum_2_24, std::uint32_t kth_bits,
                                      std::uint32_t smallest_nonzero_top16) {
     const std::uint32_t m = kth_bits != 0 ? kth_bits : smallest_nonzero_top16 << 16;
-    if (m == 0) return true;  // no non-zero value: the sum is 0
+    if (m == 0) return true;           // no non-zero value: the sum is 0
     const int e = int(m >> 23) - 127;  // c-values are normal floats (0 or >= 0.5, §10.2)
     const int shift = 54 + e;
     if (shift < 0) return sum_2_24 == 0;

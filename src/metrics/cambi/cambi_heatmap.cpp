@@ -28,7 +28,8 @@ bool write_gray_png(const char* path, const std::uint8_t* pixels, int width, int
         png_set_IHDR(png, info, png_uint_32(width), png_uint_32(height), 8, PNG_COLOR_TYPE_GRAY,
                      PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
         png_write_info(png, info);
-        for (int y = 0; y < height; ++y) png_write_row(png, pixels + std::size_t(y) * std::size_t(width));
+        for (int y = 0; y < height; ++y)
+            png_write_row(png, pixels + std::size_t(y) * std::size_t(width));
         png_write_end(png, nullptr);
         written = true;
     }
@@ -71,7 +72,8 @@ HeatmapWriter::HeatmapWriter(const std::filesystem::path& directory, const Confi
     int h = config.distorted.height;
     for (int s = 0; s < num_scales; ++s) {
         if (s > 0) w = (w + 1) >> 1, h = (h + 1) >> 1;
-        const auto path = directory_ / fmt::format("cambi_heatmap_scale_{}_{}x{}_16b.gray", s, w, h);
+        const auto path =
+            directory_ / fmt::format("cambi_heatmap_scale_{}_{}x{}_16b.gray", s, w, h);
         raw_files_[std::size_t(s)].open(path, std::ios::binary | std::ios::out | std::ios::trunc);
         if (!raw_files_[std::size_t(s)])
             throw usage_error(fmt::format("cambi: heatmaps_path: cannot open '{}'", path.string()));
@@ -113,7 +115,8 @@ void HeatmapWriter::write(std::uint64_t ticket) {
         const auto png = directory_ / fmt::format("cambi_heatmap_scale_{}_{}x{}_frame_{}.png", s,
                                                   width, height, index);
         if (!file || !write_gray_png(png.c_str(), image.data(), width, height))
-            throw runtime_error(fmt::format("cambi: cannot write heatmaps in '{}'", directory_.string()));
+            throw runtime_error(
+                fmt::format("cambi: cannot write heatmaps in '{}'", directory_.string()));
     }
 }
 

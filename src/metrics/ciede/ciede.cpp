@@ -15,7 +15,13 @@ FeatureDefinition definition() {
         "(45 - 20*log10(mean dE00), larger is better)";
     // The reference accepts and ignores any option; vq rejects unknown keys like everywhere else.
     definition.options = {
-        {"reference_422", OptionType::boolean, false, 0, 0, {}, "",
+        {"reference_422",
+         OptionType::boolean,
+         false,
+         0,
+         0,
+         {},
+         "",
          "4:2:2 input: reproduce libvmaf's swapped chroma axes bit for bit (default: true "
          "CIEDE2000 on 4:2:2)"},
     };
@@ -26,9 +32,7 @@ FeatureDefinition definition() {
     return definition;
 }
 
-Options Options::from(const OptionValues& values) {
-    return {values.get_bool("reference_422")};
-}
+Options Options::from(const OptionValues& values) { return {values.get_bool("reference_422")}; }
 
 void Scorer::init(const VideoFormat& format) {
     chroma_ = chroma_addressing(format, options_.reference_422);

@@ -20,9 +20,9 @@ enum class ChromaMapping {
 
 struct ChromaAddressing {
     ChromaMapping mapping;
-    int width;   // stored chroma plane size (ceil), samples
+    int width;  // stored chroma plane size (ceil), samples
     int height;
-    int pitch;   // reference_422 only: the reference's row pitch, width rounded up to 32 samples
+    int pitch;  // reference_422 only: the reference's row pitch, width rounded up to 32 samples
 };
 
 // Throws vq::Error (usage) for 4:0:0, which has no chroma to compare. `reference_422` is the
@@ -39,8 +39,9 @@ inline ChromaAddressing chroma_addressing(const VideoFormat& format, bool refere
         return {ChromaMapping::half_width, width, height, width};
     case ChromaFormat::yuv400: break;
     }
-    throw usage_error("ciede: 4:0:0 (greyscale) input has no chroma; CIEDE2000 needs 4:2:0, "
-                      "4:2:2 or 4:4:4");
+    throw usage_error(
+        "ciede: 4:0:0 (greyscale) input has no chroma; CIEDE2000 needs 4:2:0, "
+        "4:2:2 or 4:4:4");
 }
 
 // Index into the tightly packed chroma plane of the sample luma pixel (row, col) uses, or -1

@@ -23,8 +23,7 @@ void gather_chroma_row(const Picture& picture, const ChromaAddressing& addressin
 }
 
 template <typename Sample>
-double delta_e_sum(const FramePair& pair, const ChromaAddressing& addressing,
-                   int bit_depth) {
+double delta_e_sum(const FramePair& pair, const ChromaAddressing& addressing, int bit_depth) {
     const auto ref_luma = pair.reference.plane<Sample>(0);
     const auto dist_luma = pair.distorted.plane<Sample>(0);
     const int width = ref_luma.width;

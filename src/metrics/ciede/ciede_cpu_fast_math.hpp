@@ -24,8 +24,8 @@ VQ_CIEDE_INLINE Lv rounds_certainly(Dv x, Fv rounded, Dv error) {
     const Iv bits = (Iv)rounded;
     const Dv binade = widen((Fv)(bits & 0x7f800000));
     const Lv power_of_two = widen_mask((bits & 0x007fffff) == 0);
-    const Dv half_gap = max(binade * (power_of_two ? Dv{} + 0x1p-25 : Dv{} + 0x1p-24),
-                            Dv{} + 0x1p-150);
+    const Dv half_gap =
+        max(binade * (power_of_two ? Dv{} + 0x1p-25 : Dv{} + 0x1p-24), Dv{} + 0x1p-150);
     return abs(x - widen(rounded)) + error < half_gap;
 }
 

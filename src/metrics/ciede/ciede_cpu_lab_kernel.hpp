@@ -1,10 +1,10 @@
 // The CPU twin's Y'CbCr -> CIELAB kernel: a batch of code triples, a vector of lanes at a time.
 //
 // The exact steps (normalisation, matrix, the linear branches, and L*a*b* from the float f
-// values) are the templates of ciede_colour_steps.hpp evaluated on vectors. The six pow calls become
-// exp(p·ln x) from ciede_cpu_fast_math.hpp, and the errors are tracked to the three float roundings
-// of f (spec/ciede.md §4.5): a lane whose f rounding, or whose t > ε branch, is not certain
-// within the propagated bound is recomputed with the scalar ycbcr_to_lab.
+// values) are the templates of ciede_colour_steps.hpp evaluated on vectors. The six pow calls
+// become exp(p·ln x) from ciede_cpu_fast_math.hpp, and the errors are tracked to the three float
+// roundings of f (spec/ciede.md §4.5): a lane whose f rounding, or whose t > ε branch, is not
+// certain within the propagated bound is recomputed with the scalar ycbcr_to_lab.
 //
 // INCLUDED ONCE PER INSTRUCTION SET after ciede_cpu_fast_math.hpp, inside the same namespace.
 
@@ -37,8 +37,8 @@ VQ_CIEDE_INLINE Fv approximate_lab_f(Dv t, Dv error, Lv& certain) {
     const Dv root = exp(lab_f_exponent * log(curved ? t : Dv{} + 1.0));
     const Dv f = curved ? root : lab_f_linear(t);
     // Slopes: d(t^(1/3))/dt = f/(3t); the linear branch's is kappa/116.
-    const Dv f_error = curved ? root * (error / (3.0 * t) + pow_error)
-                              : (lab_kappa / 116.0) * error;
+    const Dv f_error =
+        curved ? root * (error / (3.0 * t) + pow_error) : (lab_kappa / 116.0) * error;
     const Fv rounded = narrow(f);
     certain = rounds_certainly(f, rounded, f_error + abs(f) * certainty_margin) &
               (abs(t - lab_epsilon) > error);

@@ -16,9 +16,10 @@
 // glibc's in last double bits but, in 2^20 samples each, never after the rounding to float that
 // follows; its powf (R_T, §4.6 row 18) differs from glibc's by an ulp for 6% of arguments, so the
 // device computes x^7 as float(pow(double(x), 7)) instead (ciede_math.hpp single_pow7), which
-// differs from glibc's powf in about 0.07% of arguments; those pixels get a ΔE an ulp or two off. Measured on an H200 with CUDA's powf: frame scores
-// within 2.7e-10 of the CPU twin on every fixture, 7.4e-13 on random pictures
-// (tests/ciede_cuda_parity_test.cu, tests/ciede_cuda_math_test.cu).
+// differs from glibc's powf in about 0.07% of arguments; those pixels get a ΔE an ulp or two off.
+// Measured on an H200 with CUDA's powf: frame scores within 2.7e-10 of the CPU twin on every
+// fixture, 7.4e-13 on random pictures (tests/ciede_cuda_parity_test.cu,
+// tests/ciede_cuda_math_test.cu).
 //
 // Speed. The Y'CbCr -> Lab conversion costs six double pow calls per colour, twelve per pixel.
 // For 8-bit input prepare() therefore converts all 2^24 code triples once, on the device, with the
@@ -72,7 +73,8 @@ __device__ bool to_fixed_point(float value, cuda::uint128& fixed) {
     const unsigned bits = __float_as_uint(value);
     const int exponent = int(bits >> 23);
     if (exponent == 0) return true;  // zero or subnormal (< 2^-126): nothing at or above 2^-64
-    const cuda::uint128 significand = (bits & 0x7fffffu) | 0x800000u;  // value = significand · 2^(exponent-150)
+    const cuda::uint128 significand =
+        (bits & 0x7fffffu) | 0x800000u;  // value = significand · 2^(exponent-150)
     const int shift = exponent - 150 + 64;
     if (shift >= 0)
         fixed = significand << shift;
@@ -87,7 +89,9 @@ struct Codes {
     int y, cb, cr;
 };
 
-__device__ bool operator==(const Codes& p, const Codes& q) { return p.y == q.y && p.cb == q.cb && p.cr == q.cr; }
+__device__ bool operator==(const Codes& p, const Codes& q) {
+    return p.y == q.y && p.cb == q.cb && p.cr == q.cr;
+}
 
 template <typename Sample>
 __device__ Codes codes_at(const Planes& planes, std::size_t luma_index, long chroma_index) {
@@ -110,7 +114,8 @@ __device__ std::size_t lab_table_index(const Codes& codes) {
 __global__ void __launch_bounds__(threads_per_block) fill_lab_table(Lab* table, CodeScale scale) {
     const unsigned index = blockIdx.x * threads_per_block + threadIdx.x;
     if (index >= lab_table_entries) return;
-    table[index] = ycbcr_to_lab(int(index & 0xffu), int(index >> 16), int((index >> 8) & 0xffu), scale);
+    table[index] =
+        ycbcr_to_lab(int(index & 0xffu), int(index >> 16), int((index >> 8) & 0xffu), scale);
 }
 
 // Lab of a code triple: the table's entry for 8-bit input (bit-identical to computing it, see
@@ -126,13 +131,16 @@ __device__ Lab lab_of(const Codes& codes, const Lab* table, const CodeScale& sca
 // Row and column of a grid-stride loop's pixel, advanced by the stride without a 64-bit division
 // per pixel (one per thread at the start).
 struct RasterCursor {
-    int row, col;        // of the current pixel
-    int rows, cols;      // the stride, as whole rows plus columns
+    int row, col;    // of the current pixel
+    int rows, cols;  // the stride, as whole rows plus columns
     int width;
 
     __device__ RasterCursor(std::size_t first, std::size_t stride, int frame_width)
-        : row(int(first / unsigned(frame_width))), col(int(first % unsigned(frame_width))),
-          rows(int(stride / unsigned(frame_width))), cols(int(stride % unsigned(frame_width))), width(frame_width) {}
+        : row(int(first / unsigned(frame_width))),
+          col(int(first % unsigned(frame_width))),
+          rows(int(stride / unsigned(frame_width))),
+          cols(int(stride % unsigned(frame_width))),
+          width(frame_width) {}
 
     __device__ void advance() {
         row += rows;
@@ -158,7 +166,7 @@ __global__ void __launch_bounds__(threads_per_block)
         const Codes distorted = codes_at<Sample>(frame.distorted, i, chroma_index);
         if (reference == distorted) continue;  // ΔE00 = +0, adds nothing (as the CPU twin skips it)
         const float delta_e = delta_e_2000(lab_of(reference, lab_table, frame.scale),
-                                                  lab_of(distorted, lab_table, frame.scale));
+                                           lab_of(distorted, lab_table, frame.scale));
         cuda::uint128 fixed;
         if (to_fixed_point(delta_e, fixed))
             total += fixed;
@@ -187,28 +195,37 @@ public:
         if (scorer_.format().bit_depth != 8) return;
         lab_table_ = cuda::DeviceArray<Lab>(lab_table_entries);
         const unsigned blocks = unsigned(lab_table_entries / threads_per_block);
-        fill_lab_table<<<blocks, threads_per_block, 0, stream>>>(lab_table_.data(), scorer_.scale());
+        fill_lab_table<<<blocks, threads_per_block, 0, stream>>>(lab_table_.data(),
+                                                                 scorer_.scale());
         VQ_CUDA_CHECK_LAUNCH(fill_lab_table);
     }
 
-    void enqueue(const cuda::DeviceFrame& frame, std::byte* device_block, cudaStream_t stream) override {
+    void enqueue(const cuda::DeviceFrame& frame, std::byte* device_block,
+                 cudaStream_t stream) override {
         auto* sum = reinterpret_cast<FixedPointSum*>(device_block);
         cuda::zero_async(sum, 1, stream);
         const VideoFormat& format = scorer_.format();
-        const Frame planes{planes_of(frame.reference), planes_of(frame.distorted), format.width, format.height,
-                           scorer_.chroma(), scorer_.scale()};
+        const Frame planes{planes_of(frame.reference),
+                           planes_of(frame.distorted),
+                           format.width,
+                           format.height,
+                           scorer_.chroma(),
+                           scorer_.scale()};
         const unsigned blocks = cuda::blocks_for(scorer_.pixel_count(), threads_per_block);
         if (format.bit_depth > 8)
-            sum_delta_e<std::uint16_t><<<blocks, threads_per_block, 0, stream>>>(planes, nullptr, sum);
+            sum_delta_e<std::uint16_t>
+                <<<blocks, threads_per_block, 0, stream>>>(planes, nullptr, sum);
         else
-            sum_delta_e<std::uint8_t><<<blocks, threads_per_block, 0, stream>>>(planes, lab_table_.data(), sum);
+            sum_delta_e<std::uint8_t>
+                <<<blocks, threads_per_block, 0, stream>>>(planes, lab_table_.data(), sum);
         VQ_CUDA_CHECK_LAUNCH(sum_delta_e);
     }
 
 private:
     Planes planes_of(const std::byte* picture) const {
         const VideoFormat& format = scorer_.format();
-        return {picture + format.plane_offset(0), picture + format.plane_offset(1), picture + format.plane_offset(2)};
+        return {picture + format.plane_offset(0), picture + format.plane_offset(1),
+                picture + format.plane_offset(2)};
     }
 
     cuda::DeviceArray<Lab> lab_table_;  // 8-bit input only; empty otherwise

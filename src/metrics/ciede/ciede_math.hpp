@@ -134,8 +134,8 @@ VQ_HD inline float hue_angle(float b, float a_prime) {
 // as selections between candidates, which vectorising compilers keep free of branches.
 VQ_HD inline float hue_difference(float h1, float h2, float c1, float c2) {
     const float delta = h2 - h1;
-    const float wrapped = h2 <= h1 ? float(double(delta) + 2.0 * pi)
-                                   : float(double(delta) - 2.0 * pi);
+    const float wrapped =
+        h2 <= h1 ? float(double(delta) + 2.0 * pi) : float(double(delta) - 2.0 * pi);
     const float difference = double(fabsf(h1 - h2)) <= pi ? delta : wrapped;
     return c1 == 0.0f || c2 == 0.0f ? 0.0f : difference;
 }
@@ -218,8 +218,8 @@ VQ_HD inline float delta_e_2000(const Lab& p1, const Lab& p2) {
     const float c = delta_cp / (weight_chroma * s_c);
     const float h = delta_hp / (weight_hue * s_h);
     const float q = (r_t * c) * h;
-    return float(sqrt(double(l) * double(l) + double(c) * double(c) + double(h) * double(h) +
-                      double(q)));
+    return float(
+        sqrt(double(l) * double(l) + double(c) * double(c) + double(h) * double(h) + double(q)));
 }
 
 // §4.7: 45 - 20·log10(mean ΔE). All-zero ΔE gives log10(0) = -inf, so the score is +inf (§6).

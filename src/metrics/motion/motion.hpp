@@ -60,7 +60,7 @@ public:
 
 private:
     Options options_;
-    double samples_ = 0;            // luma samples per frame
+    double samples_ = 0;              // luma samples per frame
     std::vector<double> sad_scores_;  // s[i] of every finished frame, in order
 };
 

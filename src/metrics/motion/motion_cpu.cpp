@@ -15,7 +15,8 @@ template <typename Sample>
 using VerticalSum = std::conditional_t<sizeof(Sample) == 1, std::int32_t, std::int64_t>;
 
 template <typename Sample>
-std::uint64_t sad(const PlaneView<Sample>& previous, const PlaneView<Sample>& current, int bit_depth) {
+std::uint64_t sad(const PlaneView<Sample>& previous, const PlaneView<Sample>& current,
+                  int bit_depth) {
     const int w = current.width, h = current.height;
     // (Ry, Sy): the vertical pass leaves the blurred difference in the same unit at every depth.
     const int shift = bit_depth == 8 ? 8 : bit_depth;
@@ -35,7 +36,8 @@ std::uint64_t sad(const PlaneView<Sample>& previous, const PlaneView<Sample>& cu
         for (int j = 0; j < w; ++j) {
             VerticalSum<Sample> a = 0;
             for (int k = 0; k < 5; ++k)
-                a += blur_taps[k] * (VerticalSum<Sample>(rows_p[k][j]) - VerticalSum<Sample>(rows_c[k][j]));
+                a += blur_taps[k] *
+                     (VerticalSum<Sample>(rows_p[k][j]) - VerticalSum<Sample>(rows_c[k][j]));
             y[j] = (a + round) >> shift;  // arithmetic: floor on negative values
             any |= y[j] != 0;
         }

@@ -25,8 +25,8 @@ __device__ inline int mirror(int i, int n) { return i < 0 ? -i : i >= n ? 2 * n 
 // exact block sum added to the frame's SAD.
 template <typename Sample>
 __global__ void __launch_bounds__(tile_width)
-    blurred_difference_sad(const Sample* previous, const Sample* current, int width, int height, int shift,
-                           unsigned long long* sad, std::uint32_t* has_previous) {
+    blurred_difference_sad(const Sample* previous, const Sample* current, int width, int height,
+                           int shift, unsigned long long* sad, std::uint32_t* has_previous) {
     __shared__ long long vertical[tile_width + 2 * blur_radius];
     const int row = blockIdx.y;
     const int x0 = blockIdx.x * tile_width;
@@ -37,7 +37,8 @@ __global__ void __launch_bounds__(tile_width)
         const int x = mirror(column, width);
         long long a = 0;
         for (int k = 0; k < 5; ++k) {
-            const std::size_t at = std::size_t(mirror(row - blur_radius + k, height)) * std::size_t(width) + x;
+            const std::size_t at =
+                std::size_t(mirror(row - blur_radius + k, height)) * std::size_t(width) + x;
             a += (long long)device_taps[k] * ((long long)previous[at] - (long long)current[at]);
         }
         vertical[t] = (a + round) >> shift;
@@ -69,30 +70,34 @@ public:
 
     void prepare(cudaStream_t stream) override {
         cuda::copy_to_symbol_async(device_taps, blur_taps, stream);
-        for (int k = 0; k < scorer_.options().lag(); ++k) earlier_.emplace_back(format_.plane_bytes(0));
+        for (int k = 0; k < scorer_.options().lag(); ++k)
+            earlier_.emplace_back(format_.plane_bytes(0));
     }
 
     // The SAD against the plane `lag` frames back (once there is one; with force_zero the scorer
     // ignores it), then the current plane replaces the oldest of the kept ones, in stream order.
-    void enqueue(const cuda::DeviceFrame& frame, std::byte* device_block, cudaStream_t stream) override {
+    void enqueue(const cuda::DeviceFrame& frame, std::byte* device_block,
+                 cudaStream_t stream) override {
         cuda::zero_async(device_block, sizeof(Block), stream);
         const std::size_t lag = earlier_.size();
         cuda::DeviceBuffer& oldest = earlier_[frames_ % lag];
         if (frames_ >= lag && !scorer_.options().force_zero) {
             auto* sad = reinterpret_cast<unsigned long long*>(device_block + offsetof(Block, sad));
-            auto* has_previous = reinterpret_cast<std::uint32_t*>(device_block + offsetof(Block, has_previous));
-            const dim3 grid(unsigned((format_.width + tile_width - 1) / tile_width), unsigned(format_.height));
+            auto* has_previous =
+                reinterpret_cast<std::uint32_t*>(device_block + offsetof(Block, has_previous));
+            const dim3 grid(unsigned((format_.width + tile_width - 1) / tile_width),
+                            unsigned(format_.height));
             const int shift = format_.bit_depth == 8 ? 8 : format_.bit_depth;
             if (format_.bit_depth > 8)
                 blurred_difference_sad<<<grid, tile_width, 0, stream>>>(
                     reinterpret_cast<const std::uint16_t*>(oldest.data()),
-                    reinterpret_cast<const std::uint16_t*>(frame.reference), format_.width, format_.height, shift,
-                    sad, has_previous);
+                    reinterpret_cast<const std::uint16_t*>(frame.reference), format_.width,
+                    format_.height, shift, sad, has_previous);
             else
                 blurred_difference_sad<<<grid, tile_width, 0, stream>>>(
                     reinterpret_cast<const std::uint8_t*>(oldest.data()),
-                    reinterpret_cast<const std::uint8_t*>(frame.reference), format_.width, format_.height, shift,
-                    sad, has_previous);
+                    reinterpret_cast<const std::uint8_t*>(frame.reference), format_.width,
+                    format_.height, shift, sad, has_previous);
             VQ_CUDA_CHECK_LAUNCH(blurred_difference_sad);
         }
         cuda::copy_async(oldest.data(), frame.reference, format_.plane_bytes(0), stream);

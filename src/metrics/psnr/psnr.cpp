@@ -18,11 +18,29 @@ FeatureDefinition definition() {
     definition.options = {
         {"enable_chroma", OptionType::boolean, true, 0, 0, {}, "", "also score Cb and Cr"},
         {"enable_mse", OptionType::boolean, false, 0, 0, {}, "", "also emit mse_y, mse_cb, mse_cr"},
-        {"enable_apsnr", OptionType::boolean, false, 0, 0, {}, "",
+        {"enable_apsnr",
+         OptionType::boolean,
+         false,
+         0,
+         0,
+         {},
+         "",
          "emit apsnr_y/cb/cr over the whole run (from summed SSE)"},
-        {"reduced_hbd_peak", OptionType::boolean, false, 0, 0, {}, "",
+        {"reduced_hbd_peak",
+         OptionType::boolean,
+         false,
+         0,
+         0,
+         {},
+         "",
          "above 8 bits use the peak 255*2^(bpc-8) instead of 2^bpc-1"},
-        {"min_sse", OptionType::real, 0.0, 0, 1e300, {}, "",
+        {"min_sse",
+         OptionType::real,
+         0.0,
+         0,
+         1e300,
+         {},
+         "",
          "cap PSNR at the value a frame with this SSE would get (0: cap 6*bpc+12)"},
     };
     definition.make_cpu = make_cpu;
@@ -84,9 +102,9 @@ std::vector<std::pair<std::string, double>> Scorer::aggregates() const {
     const std::uint64_t peak_squared = std::uint64_t(peak_) * peak_;
     std::vector<std::pair<std::string, double>> result;
     for (int p = 0; p < planes_; ++p) {
-        const double apsnr = 10.0 * (std::log10(double(peak_squared)) +
-                                     std::log10(double(total_samples_[p])) -
-                                     std::log10(double(total_sse_[p])));
+        const double apsnr =
+            10.0 * (std::log10(double(peak_squared)) + std::log10(double(total_samples_[p])) -
+                    std::log10(double(total_sse_[p])));
         // The reference forms this product in 64 bits; 128 bits gives the same value wherever that
         // does not overflow (long 16-bit 4K runs would).
         const unsigned __int128 product = (unsigned __int128)peak_squared * total_samples_[p] * 2;

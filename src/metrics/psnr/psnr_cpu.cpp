@@ -22,9 +22,11 @@ std::uint64_t sum_squared_error(const PlaneView<Sample>& a, const PlaneView<Samp
     return total;
 }
 
-// 8-bit rows: squared differences fit 16 bits and a row sum fits 32, which vectorises twice as wide.
+// 8-bit rows: squared differences fit 16 bits and a row sum fits 32, which vectorises twice as
+// wide.
 template <>
-std::uint64_t sum_squared_error(const PlaneView<std::uint8_t>& a, const PlaneView<std::uint8_t>& b) {
+std::uint64_t sum_squared_error(const PlaneView<std::uint8_t>& a,
+                                const PlaneView<std::uint8_t>& b) {
     std::uint64_t total = 0;
     for (int y = 0; y < a.height; ++y) {
         const std::uint8_t* ra = a.row(y);

@@ -36,7 +36,8 @@ __global__ void __launch_bounds__(threads_per_block)
     const Sample* distorted = static_cast<const Sample*>(plane.distorted);
     unsigned long long sum = 0;
     const std::size_t stride = std::size_t(gridDim.x) * threads_per_block;
-    for (std::size_t i = std::size_t(blockIdx.x) * threads_per_block + threadIdx.x; i < plane.samples; i += stride) {
+    for (std::size_t i = std::size_t(blockIdx.x) * threads_per_block + threadIdx.x;
+         i < plane.samples; i += stride) {
         const long long difference = (long long)reference[i] - (long long)distorted[i];
         sum += (unsigned long long)(difference * difference);
     }
@@ -44,7 +45,8 @@ __global__ void __launch_bounds__(threads_per_block)
     if (threadIdx.x == 0 && sum != 0) atomicAdd(&sse[blockIdx.y], sum);
 }
 
-static_assert(sizeof(unsigned long long) == sizeof(std::uint64_t), "Block::sse is added to as unsigned long long");
+static_assert(sizeof(unsigned long long) == sizeof(std::uint64_t),
+              "Block::sse is added to as unsigned long long");
 
 class PsnrCuda final : public ScorerTwin<cuda::CudaFeature, Scorer> {
 public:
@@ -57,18 +59,21 @@ public:
 
     void prepare(cudaStream_t) override {}  // no tables or scratch: the block is the accumulator
 
-    void enqueue(const cuda::DeviceFrame& frame, std::byte* device_block, cudaStream_t stream) override {
+    void enqueue(const cuda::DeviceFrame& frame, std::byte* device_block,
+                 cudaStream_t stream) override {
         auto* sse = reinterpret_cast<unsigned long long*>(device_block + offsetof(Block, sse));
         cuda::zero_async(device_block, sizeof(Block), stream);
         FramePlanes planes{};
         std::size_t largest = 0;
         for (int p = 0; p < scorer_.plane_count(); ++p) {
             const std::size_t offset = format_.plane_offset(p);
-            const std::size_t samples = std::size_t(format_.plane_width(p)) * std::size_t(format_.plane_height(p));
+            const std::size_t samples =
+                std::size_t(format_.plane_width(p)) * std::size_t(format_.plane_height(p));
             planes.planes[p] = {frame.reference + offset, frame.distorted + offset, samples};
             largest = std::max(largest, samples);
         }
-        const dim3 grid(cuda::blocks_for(largest, threads_per_block), unsigned(scorer_.plane_count()));
+        const dim3 grid(cuda::blocks_for(largest, threads_per_block),
+                        unsigned(scorer_.plane_count()));
         if (format_.bit_depth > 8)
             sum_squared_errors<std::uint16_t><<<grid, threads_per_block, 0, stream>>>(planes, sse);
         else

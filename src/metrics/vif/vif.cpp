@@ -16,11 +16,29 @@ FeatureDefinition definition() {
     definition.description =
         "integer VIF of VMAF: integer_vif_scale0..3, the per-scale visual information fidelity";
     definition.options = {
-        {"vif_enhn_gain_limit", OptionType::real, 100.0, 1.0, 100.0, {}, "egl",
+        {"vif_enhn_gain_limit",
+         OptionType::real,
+         100.0,
+         1.0,
+         100.0,
+         {},
+         "egl",
          "clip the contrast gain to this (1 for VMAF NEG)"},
-        {"vif_skip_scale0", OptionType::boolean, false, 0, 0, {}, "ssclz",
+        {"vif_skip_scale0",
+         OptionType::boolean,
+         false,
+         0,
+         0,
+         {},
+         "ssclz",
          "skip scale 0 and report integer_vif_scale0 = 0"},
-        {"debug", OptionType::boolean, false, 0, 0, {}, "",
+        {"debug",
+         OptionType::boolean,
+         false,
+         0,
+         0,
+         {},
+         "",
          "also emit integer_vif, integer_vif_num/den and their per-scale values"},
     };
     definition.make_cpu = make_cpu;

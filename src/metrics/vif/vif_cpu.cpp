@@ -14,12 +14,13 @@ public:
     void compute(const FramePair& pair, std::span<std::byte> bytes) const override {
         const int bit_depth = pair.distorted.format().bit_depth;
         const Options& options = scorer_.options();
-        block_as<Block>(bytes) =
-            bit_depth > 8
-                ? compute_block(pair.reference.plane<std::uint16_t>(0),
-                                pair.distorted.plane<std::uint16_t>(0), bit_depth, options, kernels_)
-                : compute_block(pair.reference.plane<std::uint8_t>(0),
-                                pair.distorted.plane<std::uint8_t>(0), bit_depth, options, kernels_);
+        block_as<Block>(bytes) = bit_depth > 8
+                                     ? compute_block(pair.reference.plane<std::uint16_t>(0),
+                                                     pair.distorted.plane<std::uint16_t>(0),
+                                                     bit_depth, options, kernels_)
+                                     : compute_block(pair.reference.plane<std::uint8_t>(0),
+                                                     pair.distorted.plane<std::uint8_t>(0),
+                                                     bit_depth, options, kernels_);
     }
 
 private:

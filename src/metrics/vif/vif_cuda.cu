@@ -33,13 +33,18 @@ __constant__ std::uint16_t device_filters[scale_count][max_taps];
 
 // Radius of F_s (17, 9, 5, 3 taps).
 template <int Scale>
-constexpr int radius = Scale == 0 ? 8 : Scale == 1 ? 4 : Scale == 2 ? 2 : 1;
+constexpr int radius = Scale == 0   ? 8
+                       : Scale == 1 ? 4
+                       : Scale == 2 ? 2
+                                    : 1;
 
 __device__ inline int mirror(int i, int n) { return i < 0 ? -i : i >= n ? 2 * n - 2 - i : i; }
 
 // A tile reads at most `r` samples beyond the last valid position; positions further out are
 // needed by no output of the tile, so they read a clamped, valid sample.
-__device__ inline int mirrored_clamped(int i, int n, int r) { return mirror(i < n - 1 + r ? i : n - 1 + r, n); }
+__device__ inline int mirrored_clamped(int i, int n, int r) {
+    return mirror(i < n - 1 + r ? i : n - 1 + r, n);
+}
 
 __device__ inline std::uint64_t round_shift(std::uint64_t value, int shift) {
     return shift == 0 ? value : (value + (std::uint64_t(1) << (shift - 1))) >> shift;
@@ -56,8 +61,9 @@ struct Contribution {
 };
 
 // One pixel's contribution (spec §2.6), the CPU twin's operations in its order.
-__device__ inline void accumulate(std::int32_t sigma1_sq, std::int32_t sigma2_sq, std::int32_t sigma12,
-                                  double gain_limit, const std::uint16_t* table, Contribution& sums) {
+__device__ inline void accumulate(std::int32_t sigma1_sq, std::int32_t sigma2_sq,
+                                  std::int32_t sigma12, double gain_limit,
+                                  const std::uint16_t* table, Contribution& sums) {
     constexpr std::int32_t noise_variance = 131072;
     if (sigma1_sq < noise_variance) {
         sums.num_non_log += sigma2_sq;
@@ -77,7 +83,8 @@ __device__ inline void accumulate(std::int32_t sigma1_sq, std::int32_t sigma2_sq
 }
 
 __device__ inline long long warp_sum(long long value) {
-    for (int offset = 16; offset > 0; offset /= 2) value += __shfl_down_sync(0xffffffffu, value, offset);
+    for (int offset = 16; offset > 0; offset /= 2)
+        value += __shfl_down_sync(0xffffffffu, value, offset);
     return value;
 }
 
@@ -92,20 +99,23 @@ __device__ void add_block_sums(Contribution sums, ScaleSums* total) {
         for (int k = 0; k < 4; ++k) warp_sums[k][warp] = values[k];
     __syncthreads();
     if (warp != 0) return;
-    for (int k = 0; k < 4; ++k) values[k] = warp_sum(lane < tile_threads / 32 ? warp_sums[k][lane] : 0);
+    for (int k = 0; k < 4; ++k)
+        values[k] = warp_sum(lane < tile_threads / 32 ? warp_sums[k][lane] : 0);
     if (lane == 0) {
-        std::int64_t* words[4] = {&total->num_log, &total->den_log, &total->num_non_log, &total->den_non_log};
+        std::int64_t* words[4] = {&total->num_log, &total->den_log, &total->num_non_log,
+                                  &total->den_non_log};
         for (int k = 0; k < 4; ++k)
             if (values[k] != 0)
-                atomicAdd(reinterpret_cast<unsigned long long*>(words[k]), (unsigned long long)values[k]);
+                atomicAdd(reinterpret_cast<unsigned long long*>(words[k]),
+                          (unsigned long long)values[k]);
     }
 }
 
 // Statistics of one scale (spec §2.4-§2.6). `bits`: the bit depth at scale 0, 16 above it.
 template <int Scale, typename Sample>
 __global__ void __launch_bounds__(tile_threads)
-    scale_statistics(const Sample* ref, const Sample* dist, int width, int height, int bits, double gain_limit,
-                     const std::uint16_t* log2_table, ScaleSums* total) {
+    scale_statistics(const Sample* ref, const Sample* dist, int width, int height, int bits,
+                     double gain_limit, const std::uint16_t* log2_table, ScaleSums* total) {
     constexpr int r = radius<Scale>;
     constexpr int taps = 2 * r + 1;
     constexpr int span_width = tile_width + 2 * r;
@@ -119,8 +129,9 @@ __global__ void __launch_bounds__(tile_threads)
 
     for (int i = threadIdx.x; i < span_height * span_width; i += tile_threads) {
         const int row = i / span_width, column = i % span_width;
-        const std::size_t at = std::size_t(mirrored_clamped(y0 - r + row, height, r)) * std::size_t(width) +
-                               std::size_t(mirrored_clamped(x0 - r + column, width, r));
+        const std::size_t at =
+            std::size_t(mirrored_clamped(y0 - r + row, height, r)) * std::size_t(width) +
+            std::size_t(mirrored_clamped(x0 - r + column, width, r));
         samples[0][row][column] = ref[at];
         samples[1][row][column] = dist[at];
     }
@@ -172,7 +183,8 @@ __global__ void __launch_bounds__(tile_threads)
         const std::uint32_t mu2_sq = std::uint32_t(round_shift(std::uint64_t(mu2) * mu2, 32));
         const std::uint32_t mu1_mu2 = std::uint32_t(round_shift(std::uint64_t(mu1) * mu2, 32));
         const std::int32_t sigma1_sq = std::int32_t(std::uint32_t(round_shift(xx, 16)) - mu1_sq);
-        const std::int32_t sigma2_sq = max(std::int32_t(std::uint32_t(round_shift(yy, 16)) - mu2_sq), 0);
+        const std::int32_t sigma2_sq =
+            max(std::int32_t(std::uint32_t(round_shift(yy, 16)) - mu2_sq), 0);
         const std::int32_t sigma12 = std::int32_t(std::uint32_t(round_shift(xy, 16)) - mu1_mu2);
         accumulate(sigma1_sq, sigma2_sq, sigma12, gain_limit, log2_table, sums);
     }
@@ -183,8 +195,8 @@ __global__ void __launch_bounds__(tile_threads)
 // even rows and columns. blockIdx.z picks the picture (0 reference, 1 distorted).
 template <int Scale, typename Sample>
 __global__ void __launch_bounds__(tile_threads)
-    decimate(const Sample* ref, const Sample* dist, int width, int height, int bits, std::uint16_t* ref_out,
-             std::uint16_t* dist_out) {
+    decimate(const Sample* ref, const Sample* dist, int width, int height, int bits,
+             std::uint16_t* ref_out, std::uint16_t* dist_out) {
     constexpr int r = radius<Scale>;
     constexpr int taps = 2 * r + 1;
     constexpr int span_width = 2 * tile_width + 2 * r;  // source columns under a tile's outputs
@@ -203,7 +215,9 @@ __global__ void __launch_bounds__(tile_threads)
         std::uint32_t sum = 0;  // at most 2^16 · 65535: fits 32 bits (spec §2.3)
 #pragma unroll
         for (int k = 0; k < taps; ++k)
-            sum += f[k] * std::uint32_t(source[std::size_t(mirror(y - r + k, height)) * std::size_t(width) + x]);
+            sum +=
+                f[k] * std::uint32_t(
+                           source[std::size_t(mirror(y - r + k, height)) * std::size_t(width) + x]);
         blurred[row][column] = std::uint32_t(round_shift(sum, bits));
     }
     __syncthreads();
@@ -213,11 +227,13 @@ __global__ void __launch_bounds__(tile_threads)
     std::uint64_t sum = 0;
 #pragma unroll
     for (int k = 0; k < taps; ++k) sum += std::uint64_t(f[k]) * blurred[ty][2 * tx + k];
-    out[std::size_t(y0 + ty) * std::size_t(out_width) + std::size_t(x0 + tx)] = std::uint16_t(round_shift(sum, 16));
+    out[std::size_t(y0 + ty) * std::size_t(out_width) + std::size_t(x0 + tx)] =
+        std::uint16_t(round_shift(sum, 16));
 }
 
 dim3 tiles(int width, int height, unsigned pictures = 1, int rows = tile_height) {
-    return dim3(unsigned((width + tile_width - 1) / tile_width), unsigned((height + rows - 1) / rows), pictures);
+    return dim3(unsigned((width + tile_width - 1) / tile_width),
+                unsigned((height + rows - 1) / rows), pictures);
 }
 
 dim3 statistics_tiles(int width, int height) { return tiles(width, height, 1, statistics_rows); }
@@ -244,19 +260,22 @@ public:
             width /= 2;
             height /= 2;
             const std::size_t samples = std::size_t(width) * std::size_t(height);
-            scales_[s - 1] = {cuda::DeviceArray<std::uint16_t>(samples), cuda::DeviceArray<std::uint16_t>(samples),
-                              width, height};
+            scales_[s - 1] = {cuda::DeviceArray<std::uint16_t>(samples),
+                              cuda::DeviceArray<std::uint16_t>(samples), width, height};
         }
     }
 
-    void enqueue(const cuda::DeviceFrame& frame, std::byte* device_block, cudaStream_t stream) override {
+    void enqueue(const cuda::DeviceFrame& frame, std::byte* device_block,
+                 cudaStream_t stream) override {
         cuda::zero_async(device_block, sizeof(Block), stream);
         if (format_.bit_depth > 8)
             enqueue_pyramid(reinterpret_cast<const std::uint16_t*>(frame.reference),
-                            reinterpret_cast<const std::uint16_t*>(frame.distorted), device_block, stream);
+                            reinterpret_cast<const std::uint16_t*>(frame.distorted), device_block,
+                            stream);
         else
             enqueue_pyramid(reinterpret_cast<const std::uint8_t*>(frame.reference),
-                            reinterpret_cast<const std::uint8_t*>(frame.distorted), device_block, stream);
+                            reinterpret_cast<const std::uint8_t*>(frame.distorted), device_block,
+                            stream);
     }
 
 private:
@@ -266,38 +285,43 @@ private:
     };
 
     template <typename Sample>
-    void enqueue_pyramid(const Sample* ref, const Sample* dist, std::byte* device_block, cudaStream_t stream) {
+    void enqueue_pyramid(const Sample* ref, const Sample* dist, std::byte* device_block,
+                         cudaStream_t stream) {
         auto* sums = reinterpret_cast<ScaleSums*>(device_block);
         const std::uint16_t* table = log2_table_.data();
         const double gain_limit = scorer_.options().enhancement_gain_limit;
         const int w = format_.width, h = format_.height, bits = format_.bit_depth;
         if (!scorer_.options().skip_scale0) {
-            scale_statistics<0><<<statistics_tiles(w, h), tile_threads, 0, stream>>>(ref, dist, w, h, bits, gain_limit, table,
-                                                                         sums + 0);
+            scale_statistics<0><<<statistics_tiles(w, h), tile_threads, 0, stream>>>(
+                ref, dist, w, h, bits, gain_limit, table, sums + 0);
             VQ_CUDA_CHECK_LAUNCH(scale_statistics<0>);
         }
         ScaleImages& s1 = scales_[0];
-        decimate<1><<<tiles(s1.width, s1.height, 2), tile_threads, 0, stream>>>(ref, dist, w, h, bits, s1.ref.data(),
-                                                                                s1.dist.data());
+        decimate<1><<<tiles(s1.width, s1.height, 2), tile_threads, 0, stream>>>(
+            ref, dist, w, h, bits, s1.ref.data(), s1.dist.data());
         VQ_CUDA_CHECK_LAUNCH(decimate<1>);
         enqueue_scale<1>(table, gain_limit, sums, stream);
         enqueue_scale<2>(table, gain_limit, sums, stream);
         enqueue_scale<3>(table, gain_limit, sums, stream);
     }
 
-    // Decimates scale Scale-1 into Scale (scale 1 is made from the frame itself) and sums its statistics.
+    // Decimates scale Scale-1 into Scale (scale 1 is made from the frame itself) and sums its
+    // statistics.
     template <int Scale>
-    void enqueue_scale(const std::uint16_t* table, double gain_limit, ScaleSums* sums, cudaStream_t stream) {
+    void enqueue_scale(const std::uint16_t* table, double gain_limit, ScaleSums* sums,
+                       cudaStream_t stream) {
         ScaleImages& here = scales_[Scale - 1];
         if constexpr (Scale > 1) {
             const ScaleImages& source = scales_[Scale - 2];
             decimate<Scale><<<tiles(here.width, here.height, 2), tile_threads, 0, stream>>>(
-                source.ref.data(), source.dist.data(), source.width, source.height, 16, here.ref.data(),
-                here.dist.data());
+                source.ref.data(), source.dist.data(), source.width, source.height, 16,
+                here.ref.data(), here.dist.data());
             VQ_CUDA_CHECK_LAUNCH(decimate<Scale>);
         }
-        scale_statistics<Scale><<<statistics_tiles(here.width, here.height), tile_threads, 0, stream>>>(
-            here.ref.data(), here.dist.data(), here.width, here.height, 16, gain_limit, table, sums + Scale);
+        scale_statistics<Scale>
+            <<<statistics_tiles(here.width, here.height), tile_threads, 0, stream>>>(
+                here.ref.data(), here.dist.data(), here.width, here.height, 16, gain_limit, table,
+                sums + Scale);
         VQ_CUDA_CHECK_LAUNCH(scale_statistics<Scale>);
     }
 

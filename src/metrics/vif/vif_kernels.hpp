@@ -13,8 +13,9 @@
 namespace vq::vif {
 
 template <typename Sample>
-using StatisticsFunction = ScaleSums (*)(const PlaneView<Sample>& ref, const PlaneView<Sample>& dist,
-                                         int scale, int bits, double gain_limit);
+using StatisticsFunction = ScaleSums (*)(const PlaneView<Sample>& ref,
+                                         const PlaneView<Sample>& dist, int scale, int bits,
+                                         double gain_limit);
 template <typename Sample>
 using DecimateFunction = void (*)(const PlaneView<Sample>& source, int destination_scale, int bits,
                                   std::uint16_t* out);
@@ -39,10 +40,12 @@ struct Kernels {
                          int scale, int bits, double gain_limit) const {
         return statistics_16bit(ref, dist, scale, bits, gain_limit);
     }
-    void decimate(const PlaneView<std::uint8_t>& source, int scale, int bits, std::uint16_t* out) const {
+    void decimate(const PlaneView<std::uint8_t>& source, int scale, int bits,
+                  std::uint16_t* out) const {
         decimate_8bit(source, scale, bits, out);
     }
-    void decimate(const PlaneView<std::uint16_t>& source, int scale, int bits, std::uint16_t* out) const {
+    void decimate(const PlaneView<std::uint16_t>& source, int scale, int bits,
+                  std::uint16_t* out) const {
         decimate_16bit(source, scale, bits, out);
     }
 };

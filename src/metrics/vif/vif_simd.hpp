@@ -62,7 +62,8 @@ VQ_VIF_INLINE U32 load_even_widened(const std::uint16_t* p) {
 // Lanes below 2^16.
 VQ_VIF_INLINE void store_narrowed(std::uint16_t* p, U32 v) {
 #if VQ_VIF_VECTOR_BYTES == 32
-    const __m256i packed = _mm256_permute4x64_epi64(_mm256_packus_epi32((__m256i)v, (__m256i)v), 0x08);
+    const __m256i packed =
+        _mm256_permute4x64_epi64(_mm256_packus_epi32((__m256i)v, (__m256i)v), 0x08);
     _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm256_castsi256_si128(packed));
 #else
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), _mm512_cvtepi32_epi16((__m512i)v));
@@ -144,7 +145,8 @@ struct TableSum {
 
 // Adds (sign +1) or subtracts (sign -1) table[index] of the lanes of `mask` to the sum. AVX2
 // loads the entries one by one, which measured faster there than its gather; AVX-512 gathers.
-VQ_VIF_INLINE void add_entries(const std::uint16_t* table, I64 index, I64 mask, int sign, TableSum& sum) {
+VQ_VIF_INLINE void add_entries(const std::uint16_t* table, I64 index, I64 mask, int sign,
+                               TableSum& sum) {
 #if VQ_VIF_VECTOR_BYTES == 32
     // Lanes out of the mask read the spare entry past the end, which is zero.
     const I64 masked = mask ? index : I64{} + log2_table_size;
@@ -227,7 +229,9 @@ struct StreamRow {
     enum Stream { m1, m2, xx_high, xx_low, yy_high, yy_low, xy_high, xy_low, count };
 
     StreamRow(int width, int radius)
-        : width(width), radius(radius), stride(std::size_t(width + 2 * radius + 4 * lanes)),
+        : width(width),
+          radius(radius),
+          stride(std::size_t(width + 2 * radius + 4 * lanes)),
           values(stride * count) {}
 
     std::uint16_t* at(int stream, int column) {
@@ -236,8 +240,9 @@ struct StreamRow {
 
     // Values are stored minus 32768, as int16 bits: the signed multiply-add reads them.
     void store(int column, const VerticalMoments& v) {
-        const std::uint32_t parts[count] = {v.m1, v.m2, v.qxx >> 16, v.qxx & 0xffff,
-                                            v.qyy >> 16, v.qyy & 0xffff, v.qxy >> 16, v.qxy & 0xffff};
+        const std::uint32_t parts[count] = {v.m1,           v.m2,          v.qxx >> 16,
+                                            v.qxx & 0xffff, v.qyy >> 16,   v.qyy & 0xffff,
+                                            v.qxy >> 16,    v.qxy & 0xffff};
         for (int s = 0; s < count; ++s) *at(s, column) = std::uint16_t(parts[s] ^ 0x8000);
     }
 
@@ -331,7 +336,9 @@ struct TapPairs {
     template <int Radius>
     static TapPairs of(const std::uint16_t* f) {
         const int halving = f[Radius] >= 32768 ? 1 : 0;
-        auto tap = [&](int k) { return k < 0 || k > 2 * Radius ? 0u : std::uint32_t(f[k] >> halving); };
+        auto tap = [&](int k) {
+            return k < 0 || k > 2 * Radius ? 0u : std::uint32_t(f[k] >> halving);
+        };
         TapPairs pairs{};
         pairs.halving = halving;
         for (int t = 0; t <= Radius; ++t) {
@@ -354,7 +361,8 @@ VQ_VIF_INLINE I32 multiply_add_pairs(I32 samples, I32 pairs) {
 #endif
 }
 
-// sum_k F[k] * v[c - Radius + k] for the 2*lanes columns c from `column0`: even columns, odd columns.
+// sum_k F[k] * v[c - Radius + k] for the 2*lanes columns c from `column0`: even columns, odd
+// columns.
 struct EvenOddSums {
     U32 even, odd;
 };
@@ -392,7 +400,8 @@ VQ_VIF_INLINE void accumulate_lanes(U32 mu1, U32 mu2, U32 xx, U32 yy, U32 xy, I3
                __builtin_shufflevector(sigma12, sigma12, VQ_VIF_LOW_HALF), gain_limit, table, sums);
     accumulate(__builtin_shufflevector(sigma1_sq, sigma1_sq, VQ_VIF_HIGH_HALF),
                __builtin_shufflevector(sigma2_sq, sigma2_sq, VQ_VIF_HIGH_HALF),
-               __builtin_shufflevector(sigma12, sigma12, VQ_VIF_HIGH_HALF), gain_limit, table, sums);
+               __builtin_shufflevector(sigma12, sigma12, VQ_VIF_HIGH_HALF), gain_limit, table,
+               sums);
 }
 
 template <typename Sample, int Radius>
@@ -428,9 +437,12 @@ ScaleSums statistics(const PlaneView<Sample>& ref, const PlaneView<Sample>& dist
                 filtered[stream] = horizontal_filter<Radius>(row.at(stream, j), pairs);
             auto moments_of = [&](U32 EvenOddSums::*half, I32 inside) {
                 accumulate_lanes(filtered[StreamRow::m1].*half, filtered[StreamRow::m2].*half,
-                                 square_moment(filtered[StreamRow::xx_high].*half, filtered[StreamRow::xx_low].*half),
-                                 square_moment(filtered[StreamRow::yy_high].*half, filtered[StreamRow::yy_low].*half),
-                                 square_moment(filtered[StreamRow::xy_high].*half, filtered[StreamRow::xy_low].*half),
+                                 square_moment(filtered[StreamRow::xx_high].*half,
+                                               filtered[StreamRow::xx_low].*half),
+                                 square_moment(filtered[StreamRow::yy_high].*half,
+                                               filtered[StreamRow::yy_low].*half),
+                                 square_moment(filtered[StreamRow::xy_high].*half,
+                                               filtered[StreamRow::xy_low].*half),
                                  inside, gain_limit, table, lane_sums);
             };
             moments_of(&EvenOddSums::even, 2 * lane_index < width - j);
@@ -453,10 +465,10 @@ template <typename Sample>
 ScaleSums statistics_any_scale(const PlaneView<Sample>& ref, const PlaneView<Sample>& dist,
                                int scale, int bits, double gain_limit) {
     switch (scale) {
-        case 0: return statistics<Sample, 8>(ref, dist, scale, bits, gain_limit);
-        case 1: return statistics<Sample, 4>(ref, dist, scale, bits, gain_limit);
-        case 2: return statistics<Sample, 2>(ref, dist, scale, bits, gain_limit);
-        default: return statistics<Sample, 1>(ref, dist, scale, bits, gain_limit);
+    case 0: return statistics<Sample, 8>(ref, dist, scale, bits, gain_limit);
+    case 1: return statistics<Sample, 4>(ref, dist, scale, bits, gain_limit);
+    case 2: return statistics<Sample, 2>(ref, dist, scale, bits, gain_limit);
+    default: return statistics<Sample, 1>(ref, dist, scale, bits, gain_limit);
     }
 }
 
@@ -472,11 +484,13 @@ void decimate_with(const PlaneView<Sample>& source, int destination_scale, int b
     std::uint16_t* column0 = blurred.data() + Radius;
     const Sample* rows[2 * Radius + 1];
     for (int i = 0; i < source.height / 2; ++i) {
-        for (int k = 0; k <= 2 * Radius; ++k) rows[k] = source.row(mirror(2 * i - Radius + k, source.height));
+        for (int k = 0; k <= 2 * Radius; ++k)
+            rows[k] = source.row(mirror(2 * i - Radius + k, source.height));
         int j = 0;
         for (; j + lanes <= source.width; j += lanes) {
             U32 sum{};
-            for (int k = 0; k <= 2 * Radius; ++k) sum += load_widened(rows[k] + j) * std::uint32_t(f[k]);
+            for (int k = 0; k <= 2 * Radius; ++k)
+                sum += load_widened(rows[k] + j) * std::uint32_t(f[k]);
             store_narrowed(column0 + j, (sum + round) >> bits);
         }
         for (; j < source.width; ++j) {
@@ -498,7 +512,8 @@ void decimate_with(const PlaneView<Sample>& source, int destination_scale, int b
         }
         for (; j < out_width; ++j) {
             std::uint32_t sum = 0;
-            for (int k = 0; k <= 2 * Radius; ++k) sum += f[k] * std::uint32_t(column0[2 * j - Radius + k]);
+            for (int k = 0; k <= 2 * Radius; ++k)
+                sum += f[k] * std::uint32_t(column0[2 * j - Radius + k]);
             out_row[j] = std::uint16_t((sum + 32768) >> 16);
         }
     }
@@ -508,9 +523,9 @@ template <typename Sample>
 void decimate_any_scale(const PlaneView<Sample>& source, int destination_scale, int bits,
                         std::uint16_t* out) {
     switch (destination_scale) {
-        case 1: return decimate_with<Sample, 4>(source, destination_scale, bits, out);
-        case 2: return decimate_with<Sample, 2>(source, destination_scale, bits, out);
-        default: return decimate_with<Sample, 1>(source, destination_scale, bits, out);
+    case 1: return decimate_with<Sample, 4>(source, destination_scale, bits, out);
+    case 2: return decimate_with<Sample, 2>(source, destination_scale, bits, out);
+    default: return decimate_with<Sample, 1>(source, destination_scale, bits, out);
     }
 }
 

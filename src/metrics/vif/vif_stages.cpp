@@ -14,7 +14,8 @@ std::uint64_t round_shift(std::uint64_t value, int shift) {
 template <typename Sample>
 void mirrored_rows(const PlaneView<Sample>& plane, int centre, int radius,
                    std::array<const Sample*, max_taps>& rows) {
-    for (int k = 0; k <= 2 * radius; ++k) rows[k] = plane.row(mirror(centre - radius + k, plane.height));
+    for (int k = 0; k <= 2 * radius; ++k)
+        rows[k] = plane.row(mirror(centre - radius + k, plane.height));
 }
 
 }  // namespace
@@ -30,8 +31,13 @@ VerticalMoments round_vertical(const VerticalSums& sums, int bits) {
 }
 
 MomentRow::MomentRow(int width, int radius)
-    : width(width), radius(radius), m1(std::size_t(width + 2 * radius)), m2(m1.size()),
-      qxx(m1.size()), qyy(m1.size()), qxy(m1.size()) {}
+    : width(width),
+      radius(radius),
+      m1(std::size_t(width + 2 * radius)),
+      m2(m1.size()),
+      qxx(m1.size()),
+      qyy(m1.size()),
+      qxy(m1.size()) {}
 
 void MomentRow::mirror_edges() {
     for (auto* values : {&m1, &m2, &qxx, &qyy, &qxy}) {
@@ -104,8 +110,8 @@ ScaleSums scale_statistics(const PlaneView<Sample>& ref, const PlaneView<Sample>
         mirrored_rows(ref, i, f.radius, ref_rows);
         mirrored_rows(dist, i, f.radius, dist_rows);
         for (int j = 0; j < ref.width; ++j) {
-            const VerticalMoments v = round_vertical(
-                vertical_sums(ref_rows.data(), dist_rows.data(), f, j), bits);
+            const VerticalMoments v =
+                round_vertical(vertical_sums(ref_rows.data(), dist_rows.data(), f, j), bits);
             const std::size_t at = std::size_t(j + f.radius);
             row.m1[at] = v.m1;
             row.m2[at] = v.m2;
@@ -121,7 +127,8 @@ ScaleSums scale_statistics(const PlaneView<Sample>& ref, const PlaneView<Sample>
 }
 
 template <typename Sample>
-void decimate(const PlaneView<Sample>& source, int destination_scale, int bits, std::uint16_t* out) {
+void decimate(const PlaneView<Sample>& source, int destination_scale, int bits,
+              std::uint16_t* out) {
     const Filter& f = filter(destination_scale);
     const int out_width = source.width / 2;
     const int out_height = source.height / 2;
@@ -142,7 +149,8 @@ void decimate(const PlaneView<Sample>& source, int destination_scale, int bits, 
         std::uint16_t* out_row = out + std::size_t(i) * out_width;
         for (int j = 0; j < out_width; ++j) {
             std::uint32_t sum = 0;
-            for (int k = 0; k < f.taps; ++k) sum += f.coefficients[k] * column0[2 * j - f.radius + k];
+            for (int k = 0; k < f.taps; ++k)
+                sum += f.coefficients[k] * column0[2 * j - f.radius + k];
             out_row[j] = std::uint16_t(round_shift(sum, 16));
         }
     }
@@ -150,8 +158,8 @@ void decimate(const PlaneView<Sample>& source, int destination_scale, int bits, 
 
 template ScaleSums scale_statistics(const PlaneView<std::uint8_t>&, const PlaneView<std::uint8_t>&,
                                     int, int, double);
-template ScaleSums scale_statistics(const PlaneView<std::uint16_t>&, const PlaneView<std::uint16_t>&,
-                                    int, int, double);
+template ScaleSums scale_statistics(const PlaneView<std::uint16_t>&,
+                                    const PlaneView<std::uint16_t>&, int, int, double);
 template void decimate(const PlaneView<std::uint8_t>&, int, int, std::uint16_t*);
 template void decimate(const PlaneView<std::uint16_t>&, int, int, std::uint16_t*);
 

@@ -2,6 +2,7 @@
 // random and adversarial values, and frame by frame on adversarial planes (flat, extremes,
 // noise, checkerboards, inverted, odd sizes, 8 to 16 bits, every CSF mode, integral and
 // non-integral gain limits).
+#include <algorithm>
 #include <limits>
 #include <random>
 
@@ -29,6 +30,16 @@ std::vector<T> adversarial_row(std::mt19937& rng, int size, int magnitude_bits) 
         default: v = T(std::int64_t(rng() % (2 * std::uint64_t(limit) + 1)) - limit); break;
         }
     }
+    return row;
+}
+
+// A row of a scale 1-3 band: int32 values in [-(2^31 - 1), 2^31 - 1]. INT32_MIN is left out: no
+// DWT output reaches it, and two of its squares overflow the angle test's 64-bit sums (as they
+// would the reference's).
+std::vector<std::int32_t> wide_band_row(std::mt19937& rng, int size, int magnitude_bits) {
+    auto row = adversarial_row<std::int32_t>(rng, size, magnitude_bits);
+    std::replace(row.begin(), row.end(), std::numeric_limits<std::int32_t>::min(),
+                 -std::numeric_limits<std::int32_t>::max());
     return row;
 }
 
@@ -80,10 +91,10 @@ TEST(AdmKernels, DecouplingRowsMatchBaseline) {
                 // Scales 1-3: int32 bands.
                 std::vector<std::int32_t> ow[3], tw[3];
                 for (int b = 0; b < 3; ++b) {
-                    ow[b] = adversarial_row<std::int32_t>(rng, n, bits);
-                    tw[b] = b == 0 ? ow[b] : adversarial_row<std::int32_t>(rng, n, bits);
+                    ow[b] = wide_band_row(rng, n, bits);
+                    tw[b] = b == 0 ? ow[b] : wide_band_row(rng, n, bits);
                     if (b == 1)
-                        for (int j = 0; j < n; j += 3) tw[b][j] = ow[b][j] / 2 * 3 / 2;
+                        for (int j = 0; j < n; j += 3) tw[b][j] = ow[b][j] / 4 * 3;
                 }
                 std::vector<std::int32_t> r32[2][3], a32[2][3];
                 for (int v = 0; v < 2; ++v) {

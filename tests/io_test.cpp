@@ -17,7 +17,6 @@
 
 #include "io/frame_source.hpp"
 #include "io_test_support.hpp"
-#include "test_printers.hpp"
 #include "test_support.hpp"
 #include "vq/error.hpp"
 

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <iosfwd>
 #include <memory>
 #include <string>
 
@@ -42,6 +43,9 @@ void validate(const VideoFormat& format);
 inline constexpr int max_dimension = 16384;
 
 std::string describe(const VideoFormat& format);  // "1920x1080 8-bit 4:2:0"
+// Writes describe(format). Declared beside the type so that every translation unit prints a
+// VideoFormat the same way (a printer visible in only some of them breaks the one-definition rule).
+std::ostream& operator<<(std::ostream& out, const VideoFormat& format);
 
 template <typename Sample>
 struct PlaneView {

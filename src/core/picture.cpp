@@ -1,6 +1,7 @@
 #include "vq/picture.hpp"
 
 #include <fmt/format.h>
+#include <ostream>
 
 #include "vq/error.hpp"
 
@@ -53,6 +54,10 @@ void validate(const VideoFormat& format) {
 std::string describe(const VideoFormat& format) {
     return fmt::format("{}x{} {}-bit {}", format.width, format.height, format.bit_depth,
                        to_string(format.chroma));
+}
+
+std::ostream& operator<<(std::ostream& out, const VideoFormat& format) {
+    return out << describe(format);
 }
 
 Picture::Picture(const VideoFormat& format, FrameBuffer buffer)

@@ -186,7 +186,7 @@ for size in $sizes; do
         # shellcheck disable=SC2206
         vq_cmd=("$vq" "${refarg[@]}" -d "$dist" ${vq_args[$group]} --backend "$backend" "${threadarg[@]}" -q --frame_cnt)
         # shellcheck disable=SC2206
-        ref_cmd=("$reference" -r "$ref" -d "$dist" ${ref_args[$group]} --threads "$t" -q -o /dev/null --json --frame_cnt)
+        ref_cmd=("$reference" -r "$ref" -d "$dist" ${ref_args[$group]} --threads "$t" -q -o "$dir/reference.json" --json --frame_cnt)
         read -r vq_big vq_peak <<< "$(measure "${vq_cmd[@]}" "$n")"
         read -r vq_little _ <<< "$(measure "${vq_cmd[@]}" "$small")"
         vq_ms=$(per_frame_ms "$vq_big" "$vq_little" "$n")

@@ -4,7 +4,7 @@
 # libraries that machine lacks, ../shared's fixtures and goldens). Logs go to $OUT.
 #
 #   device tool: run  command "bash scripts/device_round.sh all"  carry [".device"]
-#   scripts/device_round.sh [tests] [sanitize] [bench] [vmaf] | all   (default: all)
+#   scripts/device_round.sh [tests] [sanitize] [bench] [vmaf] [memcheck] | all   (default: all)
 #
 #   tests     nvidia-smi, then every GPU test (*Cuda*), in parallel shards
 #   sanitize  compute-sanitizer memcheck (leak check), racecheck and synccheck on a CLI run and on
@@ -12,8 +12,10 @@
 #   bench     GPU time per frame of each twin (CUDA events), then the CLI end to end at 1080p
 #             and 4K (CAMBI alone without -r; CAMBI + CIEDE + PSNR), the read floor, and the
 #             transfer counter of one combined run
-#   vmaf      the default VMAF run end to end on CUDA and on the CPU (every core), with the read
-#             floor and VMAF + CAMBI + CIEDE + PSNR on CUDA, at 1080p and 4K
+#   vmaf      the default VMAF run end to end on CUDA and on the CPU (every core; the reference
+#             CLI beside it at equal threads when carried), the read floor and VMAF + CAMBI +
+#             CIEDE + PSNR on CUDA, at 1080p and 4K
+#   memcheck  compute-sanitizer memcheck (leak check) on the CLI run alone: the short check
 # Every step runs; exits non-zero if any failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -72,6 +74,7 @@ run_tests() {
   [ "$status" -eq 0 ] || failed+=(gpu-tests)
 }
 
+# run_sanitize full|cli: the three tools on the CLI run and the test cases, or memcheck on the CLI.
 run_sanitize() {
   local clip; clip=$(fixture testsrc_576x324_8b_420) || { failed+=(fixtures); return; }
   local cli=("$bin/vq" -r "$clip/ref.y4m" -d "$clip/dist.y4m" --feature psnr=enable_apsnr=true --feature ciede
@@ -84,10 +87,12 @@ run_sanitize() {
   cases+=':*AdmCudaParity*/641x359*:*AdmCudaParity*/33x33*:*AdmCudaParity*/35x700*:-*1280x720*'
   export VQ_TEST_BINARY_DIR=$scratch/sanitize
   mkdir -p "$VQ_TEST_BINARY_DIR"
-  for tool in memcheck racecheck synccheck; do
+  local tools=(memcheck racecheck synccheck); [ "$1" = cli ] && tools=(memcheck)
+  for tool in "${tools[@]}"; do
     local extra=()
     [ "$tool" = memcheck ] && extra=(--leak-check full)
     step "$tool-cli" sanitize.log timeout 120 "$sanitizer" --tool "$tool" "${extra[@]}" --error-exitcode 90 "${cli[@]}"
+    [ "$1" = cli ] && continue
     step "$tool-tests" sanitize.log timeout 150 "$sanitizer" --tool "$tool" "${extra[@]}" --error-exitcode 90 \
       "$bin/vq_tests" --gtest_filter="$cases" --gtest_brief=1
   done
@@ -106,9 +111,9 @@ run_bench() {
   grep -A3 feature_backends "$scratch/combined.json" | tee -a "$out/bench.log"
 }
 
-# VMAF end to end (issue 13's figures): per-frame cost (t(200) - t(20)) / 180, median of 3, of the
-# default model run on CUDA and on the CPU at every core, the read floor, and VMAF + CAMBI + CIEDE
-# + PSNR on CUDA; clips are 20 distinct textured frames (vq-synth "mixed") repeated to 200.
+# VMAF end to end: per-frame cost (t(200) - t(20)) / 180, median of 3, of the default model run on
+# CUDA, on the CPU at every core and by the reference CLI at as many threads, the read floor, and
+# VMAF + CAMBI + CIEDE + PSNR on CUDA; clips are 20 distinct textured frames (vq-synth "mixed") repeated to 200.
 run_vmaf_bench() {
   local dir=$scratch/vmaf-clips; mkdir -p "$dir"
   median3() {  # median wall time of three runs of a command, in seconds
@@ -126,12 +131,17 @@ run_vmaf_bench() {
     "$bin/vq-synth" --scene mixed --size "$size" --frames 20 --ref "$ref.20" --dist "$dist.20" > /dev/null
     : > "$ref"; : > "$dist"
     for _ in $(seq 10); do cat "$ref.20" >> "$ref"; cat "$dist.20" >> "$dist"; done
-    local io=(-r "$ref" -d "$dist" -w "$w" -h "$h" -p 420 -b 8 -q)
-    for label in "vmaf cuda|--backend cuda" "vmaf cpu (all cores)|--backend cpu" \
-                 "vmaf+cambi+ciede+psnr cuda|--backend cuda --feature cambi --feature ciede --feature psnr -m version=vmaf_v0.6.1"; do
-      local name=${label%%|*}; read -r -a extra <<< "${label#*|}"
-      local big small; big=$(median3 "$bin/vq" "${io[@]}" "${extra[@]}" --frame_cnt 200) || continue
-      small=$(median3 "$bin/vq" "${io[@]}" "${extra[@]}" --frame_cnt 20) || continue
+    local io=(-r "$ref" -d "$dist" -w "$w" -h "$h" -p 420 -b 8 -q) cores; cores=$(nproc)
+    local runs=("vmaf cuda|$bin/vq --backend cuda"
+                "vmaf cpu, $cores threads|$bin/vq --backend cpu --threads $cores")
+    # The reference CLI beside vq's CPU run at equal threads, when prepare_device.sh carried it.
+    [ -x "$bin/vmaf-ref" ] &&
+      runs+=("vmaf reference cpu, $cores threads|$bin/vmaf-ref -m version=vmaf_v0.6.1 --threads $cores --json -o $dir/reference.json")
+    runs+=("vmaf+cambi+ciede+psnr cuda|$bin/vq --backend cuda --feature cambi --feature ciede --feature psnr -m version=vmaf_v0.6.1")
+    for label in "${runs[@]}"; do
+      local name=${label%%|*}; read -r -a command <<< "${label#*|}"
+      local big small; big=$(median3 "${command[@]}" "${io[@]}" --frame_cnt 200) || continue
+      small=$(median3 "${command[@]}" "${io[@]}" --frame_cnt 20) || continue
       awk -v s="$size" -v n="$name" -v b="$big" -v k="$small" \
         'BEGIN {m = (b - k) * 1000 / 180; printf "| %s | %s | %.3f | %.0f |\n", s, n, m, 1000 / m}' | tee -a "$out/vmaf.md"
     done
@@ -149,10 +159,11 @@ run_vmaf_bench() {
 for mode in "${modes[@]}"; do
   case "$mode" in
     tests) run_tests ;;
-    sanitize) run_sanitize ;;
+    sanitize) run_sanitize full ;;
+    memcheck) run_sanitize cli ;;
     bench) run_bench ;;
     vmaf) run_vmaf_bench ;;
-    *) echo "device_round.sh: unknown mode '$mode' (tests, sanitize, bench, vmaf or all)" >&2; exit 2 ;;
+    *) echo "device_round.sh: unknown mode '$mode' (tests, sanitize, bench, vmaf, memcheck or all)" >&2; exit 2 ;;
   esac
 done
 if [ ${#failed[@]} -gt 0 ]; then

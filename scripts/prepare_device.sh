@@ -28,6 +28,8 @@ ldd .device/bin/* |
   grep -Ev '/(libc|libm|libdl|librt|libpthread|libstdc\+\+|libgcc_s|ld-linux[^/]*)\.so' |
   while read -r library; do cp -L "$library" .device/lib/; done
 cp -r "$shared/fixtures" "$shared/golden" .device/shared/
+# The reference CLI, for timing beside vq at equal threads (device_round.sh vmaf); never a test's.
+[ -x "$shared/tools/vmaf-ref/vmaf" ] && cp "$shared/tools/vmaf-ref/vmaf" .device/bin/vmaf-ref
 chmod -R u+w .device
 
 echo "carry: .device $(du -sh .device | cut -f1) (limit 64 MiB with the tree)"

@@ -79,7 +79,13 @@ std::optional<std::filesystem::path> golden_dir() {
 std::filesystem::path vq_binary() { return configured("VQ_TEST_CLI", VQ_CLI_PATH); }
 
 std::filesystem::path scratch_dir(const std::string& name) {
-    const auto dir = configured("VQ_TEST_BINARY_DIR", VQ_BINARY_DIR) / "scratch" / name;
+    // ctest runs each test in its own process, in parallel: a folder per running test, so that
+    // two instances of one parameterised test never clear each other's files.
+    std::string test = "outside-a-test";
+    if (const testing::TestInfo* info = testing::UnitTest::GetInstance()->current_test_info())
+        test = std::string(info->test_suite_name()) + "." + info->name();
+    std::replace(test.begin(), test.end(), '/', '_');
+    const auto dir = configured("VQ_TEST_BINARY_DIR", VQ_BINARY_DIR) / "scratch" / test / name;
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
     return dir;

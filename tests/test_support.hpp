@@ -27,7 +27,7 @@ std::optional<std::filesystem::path> golden_dir();
 // Path of the built `vq` executable.
 std::filesystem::path vq_binary();
 
-// A fresh empty directory under the build tree for one test's files.
+// A fresh empty directory for one test's files: scratch/SUITE.TEST/NAME under the build tree.
 std::filesystem::path scratch_dir(const std::string& name);
 
 }  // namespace vq::test

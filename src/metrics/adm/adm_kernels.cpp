@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/cpu_isa.hpp"
 #include "metrics/adm/adm_div_table.hpp"
 
 #if defined(__x86_64__)
@@ -73,12 +74,8 @@ std::span<const Kernels> available_kernels() {
     static const std::vector<Kernels> variants = [] {
         std::vector<Kernels> found;
 #if VQ_ADM_X86_VARIANTS
-        if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-            __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-            __builtin_cpu_supports("avx512cd"))
-            found.push_back(VQ_ADM_KERNEL_TABLE(avx512));
-        if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2"))
-            found.push_back(VQ_ADM_KERNEL_TABLE(avx2));
+        if (cpu_runs_avx512()) found.push_back(VQ_ADM_KERNEL_TABLE(avx512));
+        if (cpu_runs_avx2()) found.push_back(VQ_ADM_KERNEL_TABLE(avx2));
 #endif
         found.push_back(VQ_ADM_KERNEL_TABLE(baseline));
         return found;

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <vector>
 
+#include "core/cpu_isa.hpp"
 #include "metrics/cambi/cambi_cpu.hpp"
 #include "metrics/cambi/cambi_lut.hpp"
 
@@ -47,7 +48,7 @@ std::span<const Kernels> available_kernels() {
     static const std::vector<Kernels> variants = [] {
         std::vector<Kernels> found;
 #if VQ_CAMBI_AVX2
-        if (__builtin_cpu_supports("avx2"))
+        if (cpu_runs_avx2())
             found.push_back(
                 {"avx2", avx2::spatial_mask, avx2::mode_filter, avx2::c_values, avx2::summarise});
 #endif

@@ -1,6 +1,7 @@
 // The vector kernels, instantiated once for the baseline instruction set and, on x86-64 with
 // GCC, once more for AVX2, chosen at run time.
 
+#include "core/cpu_isa.hpp"
 #include "metrics/ciede/ciede_cpu_kernels.hpp"
 
 #include <math.h>
@@ -77,8 +78,7 @@ std::span<const Kernels> available_kernels() {
     static const std::vector<Kernels> variants = [] {
         std::vector<Kernels> found;
 #if VQ_CIEDE_AVX2
-        if (__builtin_cpu_supports("avx2"))
-            found.push_back({"avx2", avx2::delta_e_kernel, avx2::lab_kernel});
+        if (cpu_runs_avx2()) found.push_back({"avx2", avx2::delta_e_kernel, avx2::lab_kernel});
 #endif
         found.push_back({"baseline", baseline::delta_e_kernel, baseline::lab_kernel});
         return found;

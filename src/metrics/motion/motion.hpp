@@ -65,7 +65,10 @@ private:
 };
 
 // The SAD of one frame pair's blurred difference (spec/vmaf.md §3.2), on the luma planes of
-// `previous` and `current`; exact in 64-bit integers.
+// `previous` and `current`, with this CPU's best kernels or with the given ones.
+struct Kernels;
 std::uint64_t blurred_difference_sad(const Picture& previous, const Picture& current);
+std::uint64_t blurred_difference_sad(const Picture& previous, const Picture& current,
+                                     const Kernels& kernels);
 
 }  // namespace vq::motion

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <vector>
 
+#include "core/cpu_isa.hpp"
 #include "metrics/vif/vif_stages.hpp"
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
@@ -63,13 +64,12 @@ std::span<const Kernels> available_kernels() {
     static const std::vector<Kernels> variants = [] {
         std::vector<Kernels> found;
 #if VQ_VIF_X86
-        if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-            __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+        if (cpu_runs_avx512())
             found.push_back({"avx512", avx512::statistics_any_scale<std::uint8_t>,
                              avx512::statistics_any_scale<std::uint16_t>,
                              avx512::decimate_any_scale<std::uint8_t>,
                              avx512::decimate_any_scale<std::uint16_t>, avx512::fixed_log2_of});
-        if (__builtin_cpu_supports("avx2"))
+        if (cpu_runs_avx2())
             found.push_back({"avx2", avx2::statistics_any_scale<std::uint8_t>,
                              avx2::statistics_any_scale<std::uint16_t>,
                              avx2::decimate_any_scale<std::uint8_t>,

@@ -1,0 +1,31 @@
+// Which of the instruction sets vq's CPU kernel variants are compiled for this processor runs.
+// Each metric keeps its own variant table; this is the one place that says what "avx2" and
+// "avx512" require.
+#pragma once
+
+namespace vq {
+
+// AVX2 with the bit-manipulation extensions the "avx2,bmi,bmi2,lzcnt,popcnt" targets may use.
+inline bool cpu_runs_avx2() {
+#if defined(__x86_64__) && defined(__GNUC__)
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
+           __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("lzcnt") &&
+           __builtin_cpu_supports("popcnt");
+#else
+    return false;
+#endif
+}
+
+// The AVX-512 subset the variants are compiled for (F, BW, DQ, VL, CD), with AVX2 and its
+// extensions.
+inline bool cpu_runs_avx512() {
+#if defined(__x86_64__) && defined(__GNUC__)
+    return cpu_runs_avx2() && __builtin_cpu_supports("avx512f") &&
+           __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
+           __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512cd");
+#else
+    return false;
+#endif
+}
+
+}  // namespace vq

@@ -99,8 +99,8 @@ TEST(VifExample, InputFramesMatchSection91) {
                              {472581, 436055, 1896468, 1750364},
                              {481983, 443632, 1934076, 1780672}};
     for (int t = 0; t < 3; ++t) {
-        const auto eight = example_frames(t, 8);
-        const auto ten = example_frames(t, 10);
+        const auto eight = vmaf_example_pair(t, 8);
+        const auto ten = vmaf_example_pair(t, 10);
         EXPECT_EQ(luma_sum(eight.first), sums[t][0]) << t;
         EXPECT_EQ(luma_sum(eight.second), sums[t][1]) << t;
         EXPECT_EQ(luma_sum(ten.first), sums[t][2]) << t;
@@ -110,14 +110,14 @@ TEST(VifExample, InputFramesMatchSection91) {
     const int dist_row0[8] = {0, 6, 30, 7, 59, 64, 22, 55};
     const int ref10_row0[8] = {0, 37, 130, 35, 236, 253, 82, 211};
     for (int x = 0; x < 8; ++x) {
-        EXPECT_EQ(example_ref8(0, x, 0), ref_row0[x]);
-        EXPECT_EQ(example_dist8(0, x, 0), dist_row0[x]);
-        EXPECT_EQ(example_ref10(0, x, 0), ref10_row0[x]);
+        EXPECT_EQ(vmaf_example_luma(0, false, 8, x, 0), ref_row0[x]);
+        EXPECT_EQ(vmaf_example_luma(0, true, 8, x, 0), dist_row0[x]);
+        EXPECT_EQ(vmaf_example_luma(0, false, 10, x, 0), ref10_row0[x]);
     }
 }
 
 TEST(VifExample, EightBitVerticalPassAtScale0) {  // §9.2, first table
-    const Pyramid p = pyramid(example_frames(0, 8));
+    const Pyramid p = pyramid(vmaf_example_pair(0, 8));
     const std::uint64_t expected[3][5] = {{1315206, 1364830, 46684874, 46106250, 46230826},
                                           {1970088, 2006592, 76259996, 77899120, 76825054},
                                           {2992620, 2960470, 152595588, 150909206, 151495716}};
@@ -243,7 +243,7 @@ TEST(VifExample, EightBitLocalStatisticsAndContributions) {  // §9.2, second ta
          6468531,
          {1583, 14321, 0, 0}},
     };
-    const Pyramid p = pyramid(example_frames(0, 8));
+    const Pyramid p = pyramid(vmaf_example_pair(0, 8));
     for (const Row& r : rows) {
         SCOPED_TRACE(::testing::Message()
                      << "scale " << r.scale << " (" << r.i << "," << r.j << ")");
@@ -262,7 +262,7 @@ TEST(VifExample, EightBitLocalStatisticsAndContributions) {  // §9.2, second ta
 }
 
 TEST(VifExample, EightBitIntermediatesAndNegGain) {  // §9.2, the worked pixels
-    const Pyramid p = pyramid(example_frames(0, 8));
+    const Pyramid p = pyramid(vmaf_example_pair(0, 8));
     EXPECT_EQ(vif::fixed_log2(23977799), 31775 + 9 * 2048);
     EXPECT_EQ(vif::fixed_log2(23820644), 50188);
     EXPECT_EQ(vif::fixed_log2(581312), 39217);
@@ -272,7 +272,7 @@ TEST(VifExample, EightBitIntermediatesAndNegGain) {  // §9.2, the worked pixels
 }
 
 TEST(VifExample, EightBitDownsampledValues) {  // §9.2, first downsampled values
-    const Pyramid p = pyramid(example_frames(0, 8));
+    const Pyramid p = pyramid(vmaf_example_pair(0, 8));
     using Values = std::vector<std::uint32_t>;
     EXPECT_EQ(row_values(p.ref(1), 0, 4), (Values{7040, 8287, 10058, 11136}));
     EXPECT_EQ(row_values(p.ref(1), 1, 4), (Values{8355, 9311, 10725, 11982}));
@@ -310,7 +310,7 @@ TEST(VifExample, EightBitPerScaleResults) {  // §9.2, per-scale table
          {{507738, 704473, 0, 0}, 0.72073447704315186}},
     };
     for (int t = 0; t < 3; ++t) {
-        const auto frames = example_frames(t, 8);
+        const auto frames = vmaf_example_pair(t, 8);
         expect_frame(vif_block(frames.first, frames.second, vif_options(), plain_kernels()),
                      expected[t], t);
     }
@@ -331,7 +331,7 @@ TEST(VifExample, EightBitNeg) {  // §9.2, egl = 1
         {0.55642449855804443, 0.71713662147521973, 0.71143072843551636, 0.71499943733215332},
         {0.55673253536224365, 0.71740120649337769, 0.71110504865646362, 0.71385276317596436}};
     for (int t = 0; t < 3; ++t) {
-        const auto frames = example_frames(t, 8);
+        const auto frames = vmaf_example_pair(t, 8);
         const vif::Block neg =
             vif_block(frames.first, frames.second, vif_options(1.0), plain_kernels());
         const vif::Block plain =
@@ -345,7 +345,7 @@ TEST(VifExample, EightBitNeg) {  // §9.2, egl = 1
 }
 
 TEST(VifExample, TenBitStages) {  // §9.3, stage values
-    const Pyramid p = pyramid(example_frames(0, 10));
+    const Pyramid p = pyramid(vmaf_example_pair(0, 10));
     const std::uint32_t expected[2][5] = {{5201, 5419, 47229266, 47156904, 47034556},
                                           {7823, 7927, 78411302, 79172772, 78578712}};
     for (int col = 0; col < 2; ++col) {
@@ -384,11 +384,11 @@ TEST(VifExample, TenBitPerScaleResults) {  // §9.3, per-scale table and NEG
          {{507582, 704801, 0, 0}, 0.72017776966094971}},
     };
     for (int t = 0; t < 3; ++t) {
-        const auto frames = example_frames(t, 10);
+        const auto frames = vmaf_example_pair(t, 10);
         expect_frame(vif_block(frames.first, frames.second, vif_options(), plain_kernels()),
                      expected[t], t);
     }
-    const auto frames = example_frames(0, 10);
+    const auto frames = vmaf_example_pair(0, 10);
     const vif::Block neg =
         vif_block(frames.first, frames.second, vif_options(1.0), plain_kernels());
     const double neg_scores[4] = {0.55406743288040161, 0.72088485956192017, 0.71625083684921265,
@@ -403,7 +403,7 @@ TEST(VifExample, OddSize37x29) {  // §9.6
         {0.71054250001907349, 0.97049516439437866, 0.98162347078323364, 0.99894064664840698},
         {0.71334981918334961, 0.97313249111175537, 0.98291629552841187, 0.99811995029449463}};
     for (int t = 0; t < 3; ++t) {
-        const auto frames = example_frames(t, 8, 37, 29);
+        const auto frames = vmaf_example_pair(t, 8, 37, 29);
         const vif::Block block =
             vif_block(frames.first, frames.second, vif_options(), plain_kernels());
         for (int s = 0; s < 4; ++s)

@@ -38,7 +38,7 @@ double value(const ScoreTable& table, const std::string& name, std::size_t frame
 }
 
 TEST(VifFeature, OutputNamesCarryTheOptionSuffix) {
-    const std::vector frames = {example_frames(0, 8)};
+    const std::vector frames = {vmaf_example_pair(0, 8)};
     using Names = std::vector<std::string>;
     EXPECT_EQ(column_names(score_frames("vif", frames)),
               (Names{"integer_vif_scale0", "integer_vif_scale1", "integer_vif_scale2",
@@ -54,7 +54,7 @@ TEST(VifFeature, OutputNamesCarryTheOptionSuffix) {
 
 TEST(VifFeature, SessionMatchesTheWorkedExample) {  // §9.2 and §9.2 NEG, frame 0..2
     std::vector<std::pair<Picture, Picture>> frames;
-    for (int t = 0; t < 3; ++t) frames.push_back(example_frames(t, 8));
+    for (int t = 0; t < 3; ++t) frames.push_back(vmaf_example_pair(t, 8));
     const ScoreTable table = score_frames("vif", frames, 2);
     EXPECT_EQ(value(table, "integer_vif_scale0", 0), 0.56794804334640503);
     EXPECT_EQ(value(table, "integer_vif_scale3", 1), 0.72140240669250488);
@@ -64,7 +64,7 @@ TEST(VifFeature, SessionMatchesTheWorkedExample) {  // §9.2 and §9.2 NEG, fram
 }
 
 TEST(VifFeature, DebugOutputs) {
-    const std::vector frames = {example_frames(0, 8)};
+    const std::vector frames = {vmaf_example_pair(0, 8)};
     const ScoreTable table = score_frames("vif=debug=true", frames);
     using Names = std::vector<std::string>;
     EXPECT_EQ(column_names(table),
@@ -89,7 +89,7 @@ TEST(VifFeature, DebugOutputs) {
 }
 
 TEST(VifFeature, SkipScale0ReportsZeroAndDebugMinusOne) {  // §2.1
-    const std::vector frames = {example_frames(0, 8)};
+    const std::vector frames = {vmaf_example_pair(0, 8)};
     const ScoreTable table = score_frames("vif=vif_skip_scale0=true:debug=true", frames);
     EXPECT_EQ(value(table, "integer_vif_scale0_ssclz"), 0.0);
     EXPECT_EQ(value(table, "integer_vif_num_scale0_ssclz"), 0.0);

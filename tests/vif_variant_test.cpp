@@ -155,7 +155,7 @@ TEST(VifVariants, AgreeWithPlainOnLargerNoisyFrames) {
 TEST(VifVariants, AgreeWithPlainOnWorkedExamples) {
     for (const int bit_depth : {8, 10})
         for (int t = 0; t < 3; ++t) {
-            const auto frames = example_frames(t, bit_depth);
+            const auto frames = vmaf_example_pair(t, bit_depth);
             expect_variants_agree(frames.first, frames.second, "§9.1 frame " + std::to_string(t));
         }
 }

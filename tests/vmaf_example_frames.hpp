@@ -1,18 +1,21 @@
 // The 64x64 three-frame sequence of spec/vmaf.md §9.1 (texture, noise, contrast gain, an
-// inverted block and a flat band), at 8 or 10 bits, optionally cut to an odd size (§9.6).
+// inverted block and a flat band), at 8 or 10 bits, optionally cut to an odd size (§9.6): the
+// one definition the VIF, ADM-free VMAF and motion tests share.
 #pragma once
 
-#include <cstdint>
+#include <utility>
 
+#include "support/pictures.hpp"
 #include "vq/picture.hpp"
 
 namespace vq::test {
 
+// Floor division and non-negative modulo, as §9.1 defines them.
 inline int floor_div(int a, int b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 inline int positive_mod(int a, int b) { return ((a % b) + b) % b; }
 
 inline int vmaf_example_reference8(int t, int x, int y) {
-    if (y >= 48) return 100 + (x + t) / 16;
+    if (y >= 48) return 100 + floor_div(x + t, 16);
     const int xt = x + t;
     return 2 * x + y + 3 * t + positive_mod(7 * xt * xt + 3 * y * y + 5 * xt * y, 61);
 }
@@ -32,30 +35,26 @@ inline int vmaf_example_distorted8(int t, int x, int y) {
     return d < 0 ? 0 : d > 255 ? 255 : d;
 }
 
-// Frame t of the reference (distorted = false) or distorted sequence, luma as §9.1 defines it
-// and flat chroma (128 or 512).
+// Luma sample (x, y) of frame t of the reference (distorted = false) or distorted sequence.
+inline int vmaf_example_luma(int t, bool distorted, int bit_depth, int x, int y) {
+    const int v8 = distorted ? vmaf_example_distorted8(t, x, y) : vmaf_example_reference8(t, x, y);
+    if (bit_depth == 8) return v8;
+    return 4 * v8 + (distorted ? positive_mod(3 * x + y, 4) : positive_mod(x + 2 * y + t, 4));
+}
+
+// Frame t as a 4:2:0 picture: the luma above, flat mid-grey chroma (128 or 512).
 inline Picture vmaf_example_frame(int t, bool distorted, int bit_depth = 8, int width = 64,
                                   int height = 64) {
-    Picture picture = Picture::allocate({width, height, bit_depth, ChromaFormat::yuv420});
-    const auto luma = [&](int x, int y) {
-        const int v8 =
-            distorted ? vmaf_example_distorted8(t, x, y) : vmaf_example_reference8(t, x, y);
-        if (bit_depth == 8) return v8;
-        return 4 * v8 + (distorted ? positive_mod(3 * x + y, 4) : positive_mod(x + 2 * y + t, 4));
-    };
-    const VideoFormat& format = picture.format();
-    for (int p = 0; p < format.plane_count(); ++p)
-        for (int y = 0; y < format.plane_height(p); ++y)
-            for (int x = 0; x < format.plane_width(p); ++x) {
-                const int value = p == 0 ? luma(x, y) : (bit_depth == 8 ? 128 : 512);
-                const std::size_t at =
-                    std::size_t(y) * std::size_t(format.plane_width(p)) + std::size_t(x);
-                if (bit_depth == 8)
-                    picture.plane_data<std::uint8_t>(p)[at] = std::uint8_t(value);
-                else
-                    picture.plane_data<std::uint16_t>(p)[at] = std::uint16_t(value);
-            }
-    return picture;
+    return luma_picture(width, height, bit_depth, [&](int x, int y) {
+        return vmaf_example_luma(t, distorted, bit_depth, x, y);
+    });
+}
+
+// Frame t of both sequences: (reference, distorted).
+inline std::pair<Picture, Picture> vmaf_example_pair(int t, int bit_depth = 8, int width = 64,
+                                                     int height = 64) {
+    return {vmaf_example_frame(t, false, bit_depth, width, height),
+            vmaf_example_frame(t, true, bit_depth, width, height)};
 }
 
 }  // namespace vq::test

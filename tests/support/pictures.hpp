@@ -39,6 +39,15 @@ Picture make_picture(const VideoFormat& format, Content content, std::uint32_t s
 // order (planes, then rows, then columns), so a code drawn from a random engine is reproducible.
 Picture make_picture(const VideoFormat& format, const std::function<int(int, int, int)>& code);
 
+// A 4:2:0 picture whose luma sample (x, y) is luma(x, y), with flat mid-grey chroma: for the
+// luma-only metrics.
+template <typename Luma>
+Picture luma_picture(int width, int height, int bit_depth, Luma luma) {
+    return make_picture(
+        {width, height, bit_depth, ChromaFormat::yuv420},
+        [&](int plane, int y, int x) { return plane == 0 ? luma(x, y) : 1 << (bit_depth - 1); });
+}
+
 // Sample (plane, row, column) of a picture of any depth.
 int sample_at(const Picture& picture, int plane, int row, int column);
 

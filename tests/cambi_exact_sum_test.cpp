@@ -99,7 +99,9 @@ Verdicts check_planes(const Picture& picture, const Options& options, const std:
         const double cpu = top_k_mean(c, config.topk);
         const double exact_mean =
             std::ldexp(double(f.sum), -24) / double(f.k);  // Σ rounded once when exact
-        if (exact) EXPECT_EQ(cpu, exact_mean) << what << " scale " << s;
+        if (exact) {
+            EXPECT_EQ(cpu, exact_mean) << what << " scale " << s;
+        }
         v.exact.push_back(exact);
         v.t_zero.push_back(f.kth == 0);
         v.cpu_differs.push_back(cpu != exact_mean);

@@ -93,9 +93,8 @@ TEST(VmafCli, SubsampleScoresTheSelectedFramesWithMotionFromEveryFrame) {
     const ScoreTable sub = score_fixture(fixtures, "testsrc_576x324_8b_420", "version=vmaf_v0.6.1",
                                          {.threads = 2, .subsample = 3});
     const auto column = every.find("vmaf");
-    for (std::size_t f = 0; f < every.frame_count(); ++f)
-        if (f % 3 == 0)
-            EXPECT_EQ(sub.value(*sub.find("vmaf"), f), every.value(*column, f)) << "frame " << f;
+    for (std::size_t f = 0; f < every.frame_count(); f += 3)
+        EXPECT_EQ(sub.value(*sub.find("vmaf"), f), every.value(*column, f)) << "frame " << f;
 }
 
 }  // namespace

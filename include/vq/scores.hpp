@@ -26,10 +26,10 @@ struct ReceiptNote {
 
 // Which backend computed a feature: the receipt written beside the scores.
 struct FeatureReceipt {
-    std::string feature;               // user-facing feature name, e.g. "cambi"
-    std::string backend;               // "cpu" or "cuda"
-    std::vector<std::string> outputs;  // the output names it wrote
-    std::vector<ReceiptNote> notes;    // filled when the run finishes
+    std::string feature;                  // user-facing feature name, e.g. "cambi"
+    std::string backend;                  // "cpu" or "cuda"
+    std::vector<std::string> outputs;     // the output names it wrote
+    std::vector<ReceiptNote> notes = {};  // filled when the run finishes
 };
 
 class ScoreTable {

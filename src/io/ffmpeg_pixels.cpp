@@ -14,10 +14,6 @@ extern "C" {
 namespace vq::ffmpeg {
 namespace {
 
-constexpr std::uint64_t unsupported_flags = AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL |
-                                            AV_PIX_FMT_FLAG_BITSTREAM | AV_PIX_FMT_FLAG_HWACCEL |
-                                            AV_PIX_FMT_FLAG_FLOAT | AV_PIX_FMT_FLAG_BAYER;
-
 // The luma and chroma components a Picture takes (alpha, component 1 or 3, is not among them).
 int colour_components(const AVPixFmtDescriptor& desc) { return desc.nb_components >= 3 ? 3 : 1; }
 

@@ -6,13 +6,7 @@
 
 #include <cstdint>
 
-#ifndef VQ_HD
-#if defined(__CUDACC__)
-#define VQ_HD __host__ __device__
-#else
-#define VQ_HD
-#endif
-#endif
+#include "cuda/host_device.hpp"
 
 namespace vq::cambi {
 

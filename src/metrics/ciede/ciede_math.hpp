@@ -10,13 +10,7 @@
 
 #include <math.h>  // the C functions by their C names: powf is the single-precision pow
 
-#ifndef VQ_HD
-#if defined(__CUDACC__)
-#define VQ_HD __host__ __device__
-#else
-#define VQ_HD
-#endif
-#endif
+#include "cuda/host_device.hpp"
 
 namespace vq::ciede {
 

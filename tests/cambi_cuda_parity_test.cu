@@ -28,6 +28,7 @@ using ::vq::test::describe_case;
 using ::vq::test::GoldenCase;
 using ::vq::test::run_twin;
 using ::vq::test::scratch_dir;
+using ::vq::test::TwinCase;
 using ::vq::test::UlpComparison;
 
 // See cambi_cuda_stage_test.cu; the largest difference seen is printed.
@@ -60,13 +61,6 @@ std::vector<FramePair> clip(const VideoFormat& format, std::uint32_t seed) {
                           make_picture(format, scenes[i], seed + i), i});
     return frames;
 }
-
-struct TwinCase {
-    VideoFormat format;
-    std::string request;
-};
-
-void PrintTo(const TwinCase& c, std::ostream* out) { *out << describe_case(c.format, c.request); }
 
 class CudaCambiTwins : public testing::TestWithParam<TwinCase> {};
 

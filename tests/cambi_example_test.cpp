@@ -58,6 +58,12 @@ std::vector<std::uint16_t> converted(const Picture& picture, const Config& confi
     return plane;
 }
 
+// Every stage of the CPU pipeline on one side (config.distorted or config.reference) of a picture.
+PipelineTrace trace_side(const Picture& picture, const Config& config, const PictureGeometry& g) {
+    return trace_pipeline(converted(picture, config, g), g.width, g.height, g.window,
+                          g.mask_threshold, g.speedup, config.contrast, config.topk);
+}
+
 std::unique_ptr<CpuFeature> make_cambi(const std::string& text) {
     const FeatureRequest request = parse_feature_request(text);
     const FeatureDefinition& definition = *find_feature(request.name).definition;
@@ -204,10 +210,7 @@ TEST(CambiExampleB, ConversionAndAntiDither) {
 TEST(CambiExampleB, ScalesProbesAndScore) {
     const Picture picture = example_b_picture();
     const Config config = resolve_config(Options{}, picture.format());
-    const PictureGeometry& g = config.distorted;
-    const PipelineTrace t =
-        trace_pipeline(converted(picture, config, g), g.width, g.height, g.window, g.mask_threshold,
-                       g.speedup, config.contrast, config.topk);
+    const PipelineTrace t = trace_side(picture, config, config.distorted);
     expect_checksums(
         t,
         {{
@@ -320,10 +323,7 @@ TEST(CambiExampleC, Resize) {
 TEST(CambiExampleC, DistortedScales) {
     const Picture picture = example_c_distorted();
     const Config config = resolve_config(example_c_options(), picture.format());
-    const PictureGeometry& g = config.distorted;
-    const PipelineTrace t =
-        trace_pipeline(converted(picture, config, g), g.width, g.height, g.window, g.mask_threshold,
-                       g.speedup, config.contrast, config.topk);
+    const PipelineTrace t = trace_side(picture, config, config.distorted);
     expect_checksums(
         t,
         {{
@@ -347,10 +347,7 @@ TEST(CambiExampleC, DistortedScales) {
 TEST(CambiExampleC, DISABLED_ReferenceScales) {
     const Picture picture = example_c_reference();
     const Config config = resolve_config(example_c_options(), picture.format());
-    const PictureGeometry& g = config.reference;
-    const PipelineTrace t =
-        trace_pipeline(converted(picture, config, g), g.width, g.height, g.window, g.mask_threshold,
-                       g.speedup, config.contrast, config.topk);
+    const PipelineTrace t = trace_side(picture, config, config.reference);
     expect_checksums(
         t,
         {{

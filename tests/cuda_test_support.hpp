@@ -3,6 +3,7 @@
 // The CUDA tests are .cu files: tests/CMakeLists.txt builds them only when vq is built with CUDA.
 #pragma once
 
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -25,5 +26,15 @@ std::vector<std::vector<double>> run_twin(Feature& feature, const std::vector<Fr
 
 // "1920x1080 10-bit 4:2:2" and the option string, for failure messages.
 std::string describe_case(const VideoFormat& format, const std::string& request);
+
+// One parity case: a format and the feature request both twins run on it.
+struct TwinCase {
+    VideoFormat format;
+    std::string request;
+};
+
+inline void PrintTo(const TwinCase& c, std::ostream* out) {
+    *out << describe_case(c.format, c.request);
+}
 
 }  // namespace vq::test

@@ -22,18 +22,11 @@ ScoreTable score(Backend backend, const std::string& request, const std::vector<
     return score_on(backend, {request}, frames, subsample);
 }
 
-struct Case {
-    VideoFormat format;
-    std::string request;
-};
-
-void PrintTo(const Case& c, std::ostream* out) { *out << describe_case(c.format, c.request); }
-
-class MotionCudaParity : public testing::TestWithParam<Case> {};
+class MotionCudaParity : public testing::TestWithParam<TwinCase> {};
 
 TEST_P(MotionCudaParity, MatchesTheCpuTwinBitForBit) {
     VQ_REQUIRE_CUDA();
-    const Case& c = GetParam();
+    const TwinCase& c = GetParam();
     const auto frames = adversarial_frames(c.format, 9, 17);
     const std::string what = describe_case(c.format, c.request);
     expect_same_bits(score(Backend::cpu, c.request, frames),
@@ -44,15 +37,15 @@ TEST_P(MotionCudaParity, MatchesTheCpuTwinBitForBit) {
 
 INSTANTIATE_TEST_SUITE_P(
     Layouts, MotionCudaParity,
-    testing::Values(Case{{64, 48, 8, ChromaFormat::yuv420}, "motion"},
-                    Case{{1920, 1080, 8, ChromaFormat::yuv420}, "motion"},
-                    Case{{641, 359, 10, ChromaFormat::yuv420}, "motion"},
-                    Case{{333, 17, 12, ChromaFormat::yuv422}, "motion"},
-                    Case{{3, 3, 16, ChromaFormat::yuv444}, "motion"},
-                    Case{{257, 255, 8, ChromaFormat::yuv400},
-                         "motion=motion_five_frame_window=true:motion_moving_average=true"},
-                    Case{{320, 240, 10, ChromaFormat::yuv420},
-                         "motion=debug=true:motion_fps_weight=2:motion_max_val=3"}),
+    testing::Values(TwinCase{{64, 48, 8, ChromaFormat::yuv420}, "motion"},
+                    TwinCase{{1920, 1080, 8, ChromaFormat::yuv420}, "motion"},
+                    TwinCase{{641, 359, 10, ChromaFormat::yuv420}, "motion"},
+                    TwinCase{{333, 17, 12, ChromaFormat::yuv422}, "motion"},
+                    TwinCase{{3, 3, 16, ChromaFormat::yuv444}, "motion"},
+                    TwinCase{{257, 255, 8, ChromaFormat::yuv400},
+                             "motion=motion_five_frame_window=true:motion_moving_average=true"},
+                    TwinCase{{320, 240, 10, ChromaFormat::yuv420},
+                             "motion=debug=true:motion_fps_weight=2:motion_max_val=3"}),
     [](const auto& info) {
         return format_name(info.param.format) + "_" + std::to_string(info.index);
     });

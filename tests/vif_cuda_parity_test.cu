@@ -17,18 +17,11 @@
 namespace vq::test {
 namespace {
 
-struct Case {
-    VideoFormat format;
-    std::string request;
-};
-
-void PrintTo(const Case& c, std::ostream* out) { *out << describe_case(c.format, c.request); }
-
-class VifCudaParity : public testing::TestWithParam<Case> {};
+class VifCudaParity : public testing::TestWithParam<TwinCase> {};
 
 TEST_P(VifCudaParity, MatchesTheCpuTwinBitForBit) {
     VQ_REQUIRE_CUDA();
-    const Case& c = GetParam();
+    const TwinCase& c = GetParam();
     const auto frames = adversarial_frames(c.format, 6, 29);
     expect_same_bits(score_on(Backend::cpu, {c.request}, frames),
                      score_on(Backend::cuda, {c.request}, frames),
@@ -37,14 +30,14 @@ TEST_P(VifCudaParity, MatchesTheCpuTwinBitForBit) {
 
 INSTANTIATE_TEST_SUITE_P(
     Layouts, VifCudaParity,
-    testing::Values(Case{{16, 16, 8, ChromaFormat::yuv420}, "vif"},
-                    Case{{17, 18, 10, ChromaFormat::yuv420}, "vif=debug=true"},
-                    Case{{64, 64, 8, ChromaFormat::yuv444}, "vif=vif_enhn_gain_limit=1"},
-                    Case{{641, 359, 8, ChromaFormat::yuv420}, "vif"},
-                    Case{{333, 47, 12, ChromaFormat::yuv422},
-                         "vif=vif_skip_scale0=true:debug=true"},
-                    Case{{1920, 1080, 10, ChromaFormat::yuv420}, "vif"},
-                    Case{{257, 129, 16, ChromaFormat::yuv400}, "vif=vif_enhn_gain_limit=1.5"}),
+    testing::Values(TwinCase{{16, 16, 8, ChromaFormat::yuv420}, "vif"},
+                    TwinCase{{17, 18, 10, ChromaFormat::yuv420}, "vif=debug=true"},
+                    TwinCase{{64, 64, 8, ChromaFormat::yuv444}, "vif=vif_enhn_gain_limit=1"},
+                    TwinCase{{641, 359, 8, ChromaFormat::yuv420}, "vif"},
+                    TwinCase{{333, 47, 12, ChromaFormat::yuv422},
+                             "vif=vif_skip_scale0=true:debug=true"},
+                    TwinCase{{1920, 1080, 10, ChromaFormat::yuv420}, "vif"},
+                    TwinCase{{257, 129, 16, ChromaFormat::yuv400}, "vif=vif_enhn_gain_limit=1.5"}),
     [](const auto& info) {
         return format_name(info.param.format) + "_" + std::to_string(info.index);
     });

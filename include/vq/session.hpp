@@ -45,16 +45,26 @@ public:
     Session(const Session&) = delete;
     Session& operator=(const Session&) = delete;
 
+    // What add_feature does when an earlier request of the same feature would write the same
+    // outputs with other options (`--feature psnr --feature psnr=enable_mse=true`): libvmaf keeps
+    // the first silently; vq refuses at start() unless the caller asks for libvmaf's rule, as the
+    // CTC presets do for the features they add.
+    enum class OnCollision { refuse, keep_first };
+
     // Requests a feature in libvmaf's syntax ("cambi=window_size=33"). Throws vq::Error (usage)
     // for an unknown feature, option or value. Requesting the same feature with the same options
-    // twice is a no-op.
-    void add_feature(std::string_view request);
+    // twice is a no-op. Returns false when the request was dropped (OnCollision::keep_first).
+    bool add_feature(std::string_view request, OnCollision on_collision = OnCollision::refuse);
 
     // Requests a VMAF model in libvmaf's --model syntax ("version=vmaf_v0.6.1",
     // "path=model.json:name=my_vmaf", "version=vmaf_v0.6.1:adm.adm_enhn_gain_limit=1.2") and the
     // features it needs, with the model's options. Its scores are predicted per frame at finish()
     // and written after every feature's. Throws vq::Error (usage) for a bad string or model file.
     void add_model(std::string_view request);
+
+    // Requests the features a model needs, with the model's options, without predicting its
+    // scores (libvmaf's --no_prediction beside a preset that names models).
+    void add_model_features(std::string_view request);
 
     // True unless every requested feature is no-reference: then FramePair::reference may be empty.
     bool needs_reference() const;

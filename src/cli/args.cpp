@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "cli/presets.hpp"
 #include "vq/error.hpp"
 
 namespace vq::cli {
@@ -32,6 +33,28 @@ Backend parse_backend(const std::string& text) {
     throw usage_error(fmt::format("--backend: expected cpu, cuda or auto, got '{}'", text));
 }
 
+// --feature, --model and the presets in command-line order: a preset expands where it stands
+// (spec/cli-and-output.md §5.3).
+void collect_requests(const CLI::App& app, const std::vector<std::string>& features,
+                      const std::vector<std::string>& models,
+                      const std::vector<std::string>& aom_ctc,
+                      const std::vector<std::string>& nflx_ctc, Arguments& args) {
+    std::size_t next_feature = 0, next_model = 0, next_aom = 0, next_nflx = 0;
+    const auto expand = [&](std::string_view flag, const std::string& version) {
+        PresetExpansion preset = expand_preset(flag, version);
+        args.models.insert(args.models.end(), preset.models.begin(), preset.models.end());
+        for (std::string& feature : preset.features)
+            args.features.push_back({std::move(feature), Session::OnCollision::keep_first});
+    };
+    for (const CLI::Option* option : app.parse_order()) {
+        const std::string name = option->get_name();
+        if (name == "--feature") args.features.push_back({features.at(next_feature++)});
+        if (name == "--model") args.models.push_back(models.at(next_model++));
+        if (name == "--aom_ctc") expand("aom_ctc", aom_ctc.at(next_aom++));
+        if (name == "--nflx_ctc") expand("nflx_ctc", nflx_ctc.at(next_nflx++));
+    }
+}
+
 // CLI11 explains failures over several lines; vq's errors are one line.
 std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
 
@@ -49,7 +72,8 @@ Arguments parse_arguments(int argc, char** argv) {
     unsigned threads = 0, subsample = 1, frame_cnt = 0, skip_ref = 0, skip_dist = 0;
     std::string precision = "legacy", backend = "cpu";
     int gpu = 0;
-    bool json = false, xml = false, csv = false, sub = false, no_prediction = false;
+    bool json = false, xml = false, csv = false, sub = false;
+    bool& no_prediction = args.no_prediction;
 
     app.add_option(
         "-r,--reference", args.reference,
@@ -69,13 +93,20 @@ Arguments parse_arguments(int argc, char** argv) {
     app.add_option(
         "--decode-threads", args.decode_threads,
         "FFmpeg decoder threads per input (default: FFmpeg's choice, about one per core)");
-    app.add_option("--feature", args.features,
+    std::vector<std::string> features, models, aom_ctc, nflx_ctc;
+    app.add_option("--feature", features,
                    "feature to compute: NAME or NAME=key=val:key=val (repeatable)");
     app.add_option(
-        "-m,--model", args.models,
+        "-m,--model", models,
         "VMAF model (repeatable): version=NAME or path=FILE.json, then :name=N, :enable_transform, "
         ":disable_clip, :FEATURE.OPTION=VALUE; default version=vmaf_v0.6.1 when no --feature is "
         "given");
+    app.add_option("--aom_ctc", aom_ctc,
+                   "AOM common test conditions: the models and features of this version (" +
+                       describe_preset_versions("aom_ctc") + ")");
+    app.add_option("--nflx_ctc", nflx_ctc,
+                   "Netflix common test conditions: the models and features of this version (" +
+                       describe_preset_versions("nflx_ctc") + ")");
     app.add_option("-o,--output", args.output, "write the scores to this file");
     app.add_flag("--xml", xml, "output format XML (default)");
     app.add_flag("--json", json, "output format JSON");
@@ -108,7 +139,7 @@ Arguments parse_arguments(int argc, char** argv) {
     }
     args.help_text = app.help();
     if (args.help || args.version || args.list_features) return args;
-    if (no_prediction && !args.models.empty())
+    if (no_prediction && !models.empty())
         throw usage_error("--no_prediction and --model contradict each other");
 
     // The last output-format flag on the command line wins, as in libvmaf.
@@ -119,6 +150,7 @@ Arguments parse_arguments(int argc, char** argv) {
         if (name == "--csv") args.format = OutputFormat::csv;
         if (name == "--sub") args.format = OutputFormat::sub;
     }
+    collect_requests(app, features, models, aom_ctc, nflx_ctc, args);
     args.number_style = parse_precision(precision);
     args.session.backend = parse_backend(backend);
     args.session.threads = threads;

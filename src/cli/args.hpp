@@ -16,6 +16,13 @@ namespace vq::cli {
 // What `vq -r REF -d DIST` computes, as libvmaf's CLI does.
 inline constexpr std::string_view default_model = "version=vmaf_v0.6.1";
 
+// One --feature request, typed or added by a preset (which yields to an earlier request writing
+// the same outputs, as in libvmaf).
+struct FeatureArgument {
+    std::string request;
+    Session::OnCollision on_collision = Session::OnCollision::refuse;
+};
+
 struct Arguments {
     std::string reference;
     std::string distorted;
@@ -25,14 +32,15 @@ struct Arguments {
     int bit_depth = 0;               // raw YUV
     std::optional<ScaleSpec> scale;  // --scale: the distorted video's pictures are scaled to this
     unsigned decode_threads = 0;     // FFmpeg decoder threads per input; 0: FFmpeg's choice
-    std::vector<std::string> features;
-    std::vector<std::string>
-        models;  // --model strings, in order (the default model when none is asked for)
+    std::vector<FeatureArgument> features;  // --feature and the presets' features, in order
+    std::vector<std::string> models;  // --model strings and the presets' models, in order (the
+                                      // default model when none is asked for)
     std::string output;
     OutputFormat format = OutputFormat::xml;  // libvmaf's default when -o is given
     NumberStyle number_style;
     SessionConfig session;
     FrameLoop loop;
+    bool no_prediction = false;  // -n: the models' features are computed, their scores are not
     bool quiet = false;
     bool list_features = false;
     bool demo = false;

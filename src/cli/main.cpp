@@ -108,9 +108,10 @@ ScoreTable run_demo(const Arguments& args, bool progress_enabled) {
     const VideoFormat format{1280, 720, 8, ChromaFormat::yuv420};
     const int frames = 24;
     Session session(args.session);
-    for (const char* feature : {"psnr", "ciede", "cambi"}) session.add_feature(feature);
-    for (const auto& feature : args.features) session.add_feature(feature);
     for (const auto& model : args.models) session.add_model(model);
+    for (const char* feature : {"psnr", "ciede", "cambi"}) session.add_feature(feature);
+    for (const auto& feature : args.features)
+        session.add_feature(feature.request, feature.on_collision);
     session.start(format);
     announce_fallbacks(session, args);
     if (!args.quiet)
@@ -129,9 +130,11 @@ ScoreTable run_demo(const Arguments& args, bool progress_enabled) {
 
 ScoreTable run_files(const Arguments& args, bool progress_enabled) {
     Session session(args.session);
-    // Features first, then the models' features, in libvmaf's column order.
-    for (const auto& feature : args.features) session.add_feature(feature);
-    for (const auto& model : args.models) session.add_model(model);
+    // The models' features first, then the --feature requests: libvmaf's registration order.
+    for (const auto& model : args.models)
+        args.no_prediction ? session.add_model_features(model) : session.add_model(model);
+    for (const auto& feature : args.features)
+        session.add_feature(feature.request, feature.on_collision);
     const bool needs_reference = session.needs_reference();
     if (needs_reference && args.reference.empty())
         throw usage_error("-r/--reference is required by the requested features");

@@ -44,6 +44,12 @@ public:
     // "temporal" extractors: PSNR accumulates APSNR over all frames).
     virtual bool every_frame() const { return false; }
 
+    // True if the outputs come before every other feature's in the table and the outputs, as
+    // libvmaf lists them: its "temporal" extractors (PSNR) run on the main thread before a frame
+    // goes to the workers, so with --threads their names are appended first
+    // (spec/cli-and-output.md §9.1; the goldens were made so).
+    virtual bool outputs_listed_first() const { return false; }
+
     // The temporal contract (docs/architecture.md): how many earlier reference pictures a CPU
     // twin's compute() reads through FramePair::previous_references (0..max_reference_history).
     // The session keeps that many alive and hands them to every frame, so compute() stays const
@@ -97,11 +103,11 @@ const Block& block_as(std::span<const std::byte> bytes) {
 // (cuda::CudaFeature).
 //
 // Scorer must have init(format), outputs() and finish(const Scorer::Block&, scores); it may have
-// uses_reference(), every_frame(), history(), flushed_outputs(), flush(columns), aggregates().
-// A twin whose raw per-frame result differs from Scorer::Block (fixed-point sums, a device
-// block) names it as RawBlock and provides `Scorer::Block to_block(const RawBlock&)` beside it,
-// found by argument-dependent lookup: the one place where that twin's result becomes the block.
-// When the conversion needs the run's configuration, it is
+// uses_reference(), every_frame(), outputs_listed_first(), history(), flushed_outputs(),
+// flush(columns), aggregates(). A twin whose raw per-frame result differs from Scorer::Block
+// (fixed-point sums, a device block) names it as RawBlock and provides `Scorer::Block
+// to_block(const RawBlock&)` beside it, found by argument-dependent lookup: the one place where
+// that twin's result becomes the block. When the conversion needs the run's configuration, it is
 // `Scorer::Block to_block(const RawBlock&, const Scorer&)` instead.
 template <typename Base, typename Scorer, typename RawBlock = typename Scorer::Block>
 class ScorerTwin : public Base {
@@ -123,6 +129,12 @@ public:
     bool every_frame() const override {
         if constexpr (requires { scorer_.every_frame(); })
             return scorer_.every_frame();
+        else
+            return false;
+    }
+    bool outputs_listed_first() const override {
+        if constexpr (requires { scorer_.outputs_listed_first(); })
+            return scorer_.outputs_listed_first();
         else
             return false;
     }

@@ -86,7 +86,8 @@ struct Session::Impl {
     void add_columns();
     void commit_oldest();
     void flush_features();
-    void add_request(const FeatureRequest& request);
+    bool add_request(const FeatureRequest& request, OnCollision on_collision);
+    model::ModelSet add_model_extractors(std::string_view text);
     void predict_models();
 };
 
@@ -97,32 +98,49 @@ Session::Session(SessionConfig config) : impl_(std::make_unique<Impl>()) {
 
 Session::~Session() = default;
 
-void Session::add_feature(std::string_view text) {
+bool Session::add_feature(std::string_view text, OnCollision on_collision) {
     if (impl_->started) throw usage_error("features must be added before the session starts");
-    impl_->add_request(parse_feature_request(text));
+    return impl_->add_request(parse_feature_request(text), on_collision);
 }
 
-void Session::Impl::add_request(const FeatureRequest& request) {
+bool Session::Impl::add_request(const FeatureRequest& request, OnCollision on_collision) {
     const FeatureLookup lookup = find_feature(request.name);
     if (!lookup.definition)
         throw usage_error(
             fmt::format("unknown feature '{}' (vq --list-features lists them)", request.name));
     OptionValues options = bind_options(request.name, lookup.definition->options, request.options);
-    for (const Request& existing : requests)
-        if (existing.definition == lookup.definition &&
-            existing.options.canonical() == options.canonical() &&
-            existing.cuda_twin_required == lookup.cuda_twin_required)
-            return;  // the same request twice: libvmaf keeps the first
+    for (const Request& existing : requests) {
+        if (existing.definition != lookup.definition ||
+            existing.cuda_twin_required != lookup.cuda_twin_required)
+            continue;
+        // The same request twice, or (when asked) one whose outputs the first already writes:
+        // libvmaf keeps the first.
+        if (existing.options.canonical() == options.canonical()) return false;
+        if (on_collision == OnCollision::keep_first &&
+            existing.options.output_suffix() == options.output_suffix())
+            return false;
+    }
     requests.push_back({lookup.definition, std::move(options), lookup.cuda_twin_required});
+    return true;
 }
 
 void Session::add_model(std::string_view text) {
     if (impl_->started) throw usage_error("models must be added before the session starts");
+    impl_->models.push_back({impl_->add_model_extractors(text), {}, {}});
+}
+
+void Session::add_model_features(std::string_view text) {
+    if (impl_->started) throw usage_error("models must be added before the session starts");
+    impl_->add_model_extractors(text);
+}
+
+// One extractor per distinct (feature, options), shared with --feature requests and other models
+// (spec/vmaf.md §1).
+model::ModelSet Session::Impl::add_model_extractors(std::string_view text) {
     model::ModelSet set = model::load(model::parse_model_request(text));
-    // One extractor per distinct (feature, options), shared with --feature requests and other
-    // models (spec/vmaf.md §1).
-    for (const FeatureRequest& extractor : set.extractors) impl_->add_request(extractor);
-    impl_->models.push_back({std::move(set), {}, {}});
+    for (const FeatureRequest& extractor : set.extractors)
+        add_request(extractor, OnCollision::refuse);
+    return set;
 }
 
 bool Session::needs_reference() const {
@@ -238,8 +256,8 @@ void Session::Impl::write_receipts() {
     table.receipts = receipts;
 }
 
-// Every feature's per-frame outputs, then the outputs completed after the last frame, as
-// libvmaf's collector appends those at flush.
+// Every feature's per-frame outputs (those listed first before the others), then the outputs
+// completed after the last frame, as libvmaf's collector appends those at flush.
 void Session::Impl::add_columns() {
     const auto add = [&](const Bound& bound, const std::string& output) {
         if (table.find(output))
@@ -248,9 +266,11 @@ void Session::Impl::add_columns() {
                             bound.name, output));
         return table.add_column(output);
     };
-    for (Bound& bound : features)
-        for (const std::string& output : bound.feature->outputs())
-            bound.columns.push_back(add(bound, output));
+    for (const bool first : {true, false})
+        for (Bound& bound : features)
+            if (bound.feature->outputs_listed_first() == first)
+                for (const std::string& output : bound.feature->outputs())
+                    bound.columns.push_back(add(bound, output));
     for (Bound& bound : features)
         for (const std::string& output : bound.feature->flushed_outputs())
             bound.flushed_columns.push_back(add(bound, output));

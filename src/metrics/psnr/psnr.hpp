@@ -38,8 +38,9 @@ public:
     explicit Scorer(const OptionValues& values) : options_(Options::from(values)) {}
 
     void init(const VideoFormat& format);
-    int plane_count() const { return planes_; }  // planes whose SSE the twins must compute
-    bool every_frame() const { return true; }    // APSNR sums every frame, as libvmaf's does
+    int plane_count() const { return planes_; }         // planes whose SSE the twins must compute
+    bool every_frame() const { return true; }           // APSNR sums every frame, as libvmaf's does
+    bool outputs_listed_first() const { return true; }  // libvmaf's temporal extractor
     std::vector<std::string> outputs() const;
     void finish(const Block& block, std::span<double> scores);
     std::vector<std::pair<std::string, double>> aggregates() const;

@@ -1,6 +1,7 @@
 // The psnr_hvs feature end to end: every golden bit for bit, per frame and pooled, through a
 // session at one thread and at the default thread count, and once through the CLI; and the
 // formats it refuses (spec/psnr_hvs.md §10), each with a one-line error naming the limit.
+#include <algorithm>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -141,7 +142,11 @@ TEST(PsnrHvsCli, TooSmallInputFailsWithOneLine) {
         return run_vq("-r \"" + file + "\" -d \"" + file + "\" --feature psnr_hvs --json -q -o \"" +
                       (dir / "out.json").string() + "\"");
     };
-    EXPECT_EQ(run(16, 16).exit_code, 0);
+    // Identical pictures score +inf on every output, which JSON writes as null (spec §10).
+    ASSERT_EQ(run(16, 16).exit_code, 0);
+    const auto identical = nlohmann::json::parse(read_file(dir / "out.json"));
+    for (const std::string& output : outputs)
+        EXPECT_TRUE(identical["frames"][0]["metrics"][output].is_null()) << output;
     const auto small = run(16, 14);
     EXPECT_EQ(small.exit_code, 2);
     EXPECT_NE(small.output.find("every plane needs at least 8x8 samples"), std::string::npos)

@@ -5,6 +5,7 @@
 #include "metrics/ciede/ciede.hpp"
 #include "metrics/motion/motion.hpp"
 #include "metrics/psnr/psnr.hpp"
+#include "metrics/psnr_hvs/psnr_hvs.hpp"
 #include "metrics/vif/vif.hpp"
 
 namespace vq {
@@ -13,6 +14,7 @@ const std::vector<FeatureDefinition>& feature_registry() {
     static const std::vector<FeatureDefinition> registry = {
         psnr::definition(),  adm::definition(),   motion::definition(),
         cambi::definition(), ciede::definition(), vif::definition(),
+        psnr_hvs::definition(),
     };
     return registry;
 }

@@ -153,6 +153,15 @@ std::vector<GoldenCase> vmaf_golden_cases() {
     return cases;
 }
 
+// The raw-input goldens hold the y4m's samples; odd_641x359's chroma was cut to the floor size
+// that psnr_hvs scores anyway (its top-left 320x179 of each plane, INDEX.md).
+std::vector<GoldenCase> psnr_hvs_golden_cases() {
+    std::vector<GoldenCase> cases;
+    for (const std::string& fixture : vmaf_fixtures())
+        cases.push_back(golden(fixture, "psnr_hvs", "psnr_hvs"));
+    return cases;
+}
+
 nlohmann::json read_golden(const GoldenCase& c) {
     std::ifstream in(*golden_dir() / c.golden);
     EXPECT_TRUE(in) << c.golden;
@@ -172,6 +181,22 @@ void expect_golden_outputs(const ScoreTable& table, const GoldenCase& c,
             ASSERT_TRUE(expected.is_number()) << c.golden << " lacks " << name;
             EXPECT_EQ(table.value(*column, f).value_or(-1), expected.get<double>())
                 << c.golden << " frame " << f << " " << name;
+        }
+    }
+}
+
+void expect_golden_pooled(const ScoreTable& table, const GoldenCase& c,
+                          const std::vector<std::string>& outputs) {
+    const nlohmann::json golden = read_golden(c);
+    for (const std::string& output : outputs) {
+        const std::string name = output + c.suffix;
+        const auto column = table.find(name);
+        ASSERT_TRUE(column) << c.golden << ": no column " << name;
+        for (const PoolingMethod method : all_pooling_methods) {
+            const auto& expected = golden["pooled_metrics"][name][to_string(method)];
+            ASSERT_TRUE(expected.is_number()) << c.golden << " lacks " << name << " pooled";
+            EXPECT_EQ(table.pooled(*column, method).value_or(-1), expected.get<double>())
+                << c.golden << " pooled " << to_string(method) << " " << name;
         }
     }
 }

@@ -38,6 +38,9 @@ std::vector<std::string> adm_outputs();         // the outputs the ADM goldens c
 std::vector<std::string> motion_outputs();      // the same for motion
 std::vector<GoldenCase> vmaf_golden_cases();    // the default model, every feature at once
 
+// Every *__psnr_hvs.json.
+std::vector<GoldenCase> psnr_hvs_golden_cases();
+
 // The golden file, parsed (shared/golden must be present).
 nlohmann::json read_golden(const GoldenCase& c);
 
@@ -45,6 +48,10 @@ nlohmann::json read_golden(const GoldenCase& c);
 // bit for bit (the names are checked too: a missing column fails).
 void expect_golden_outputs(const ScoreTable& table, const GoldenCase& c,
                            const std::vector<std::string>& outputs);
+
+// The same for the pooled values (min, max, mean, harmonic mean) of each output.
+void expect_golden_pooled(const ScoreTable& table, const GoldenCase& c,
+                          const std::vector<std::string>& outputs);
 
 // Every frame pair of a fixture clip, reference and distorted.
 std::vector<FramePair> fixture_frames(const std::filesystem::path& fixtures,

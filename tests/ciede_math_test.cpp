@@ -1,6 +1,13 @@
 // CIEDE2000 per-pixel mathematics against the worked examples of spec/ciede.md §7.1-7.3. The
 // spec prints floats with 9 significant digits and doubles with 17, so each literal below is the
 // exact value and the comparisons are exact.
+#include <bit>
+#include <cfloat>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
 #include <gtest/gtest.h>
 
 #include "metrics/ciede/ciede_math.hpp"
@@ -150,6 +157,51 @@ TEST(CiedeMath, HueWeightingOfTheSecondTrace) {
 TEST(CiedeMath, HueAngleOfAchromaticColourIsZero) {
     EXPECT_EQ(hue_angle(0.0f, 0.0f), 0.0f);
     EXPECT_EQ(hue_difference(1.0f, 2.0f, 0.0f, 5.0f), 0.0f);
+}
+
+// glibc_powf_7 against the C library's powf(x, 7.0f), bit for bit (both NaN counts as equal):
+// every 997th float from +0 to +inf, their negatives, and the places where the evaluation
+// changes course. scripts/ciede_pow7_check.cpp compares all 2^32 floats.
+TEST(CiedeMath, GlibcPowf7EqualsPowf) {
+    volatile float seven = 7.0f;  // keeps the compiler from evaluating or rewriting powf
+    const float exponent = seven;
+    std::vector<float> arguments;
+    for (std::uint32_t bits = 0; bits <= 0x7f800000u; bits += 997)
+        arguments.push_back(std::bit_cast<float>(bits));
+    // Windows of consecutive floats around: the smallest subnormals, the last subnormal, x^7 at
+    // half the smallest subnormal (2^(-150/7)) and at the smallest subnormal (2^(-149/7)), x^7 at
+    // the largest float (2^(128/7)), 1 (table entry 9, where r = z - 1 exactly) and the largest
+    // float.
+    const float centres[] = {0.0f,           0x1p-126f, 0x1.7c6a2p-22f, 0x1.a403p-22f,
+                             0x1.38114p+18f, 1.0f,      FLT_MAX};
+    for (const float centre : centres) {
+        const std::uint32_t bits = std::bit_cast<std::uint32_t>(centre);
+        for (std::uint32_t k = bits < 3000 ? 0 : bits - 3000; k <= bits + 3000 && k <= 0x7f800000u;
+             ++k)
+            arguments.push_back(std::bit_cast<float>(k));
+    }
+    for (int e = -149; e <= 127; ++e) {
+        arguments.push_back(std::ldexp(1.0f, e));
+        // 11^7 has 25 significant bits: 11·2^e has a seventh power exactly halfway between floats.
+        if (e <= 124) arguments.push_back(std::ldexp(11.0f, e));
+    }
+    arguments.push_back(25.0f);
+    arguments.push_back(std::numeric_limits<float>::infinity());
+    arguments.push_back(std::numeric_limits<float>::quiet_NaN());
+    const std::size_t positive = arguments.size();
+    for (std::size_t i = 0; i < positive; ++i) arguments.push_back(-arguments[i]);
+
+    int mismatches = 0;
+    for (const float x : arguments) {
+        const float expected = ::powf(x, exponent), actual = glibc_powf_7(x);
+        const bool same = std::isnan(expected) ? std::isnan(actual)
+                                               : std::bit_cast<std::uint32_t>(expected) ==
+                                                     std::bit_cast<std::uint32_t>(actual);
+        if (!same && ++mismatches <= 10)
+            ADD_FAILURE() << std::hexfloat << "x = " << x << ": powf " << expected
+                          << ", glibc_powf_7 " << actual;
+    }
+    EXPECT_EQ(mismatches, 0) << "of " << arguments.size() << " arguments";
 }
 
 TEST(CiedeMath, FrameScoreOfZeroDifferenceIsPositiveInfinity) {

@@ -124,11 +124,11 @@ inline void hue_terms(DeltaEScratch& s, int n) {
     }
 }
 
-// Row 18. powf is called exactly as the reference calls it, glibc's powf not being accurate
-// enough for its rounding to be predicted; in a loop of its own, because vector registers do
-// not survive calls.
+// Row 18. C̄'^7 is glibc_powf_7 (ciede_math.hpp), glibc's powf(C̄', 7) bit for bit, the function
+// the CUDA twin calls too; in a loop of its own, because vector registers do not survive the
+// fma calls it makes on processors whose baseline instruction set lacks FMA.
 inline void rotation_terms(DeltaEScratch& s, int n) {
-    for (int i = 0; i < n; ++i) s.mean_cp_7[i] = powf(s.mean_cp[i], 7.0f);
+    for (int i = 0; i < n; ++i) s.mean_cp_7[i] = glibc_powf_7(s.mean_cp[i]);
     for (int i = 0; i < n; i += lanes) {
         const Fv mean_h = load(&s.mean_h[i]), mean_cp = load(&s.mean_cp[i]);
         const Fv degrees = narrow(widen(mean_h) * (180.0 / pi));

@@ -9,17 +9,18 @@
 // and added in 128-bit integers, per block and then with one atomic add per block. The result
 // does not depend on scheduling, and the host rounds it to double once.
 //
-// Largest difference to the CPU twin. The sum: the CPU's running double sum was exact on the
-// fixtures (checked on the host: float ΔE values of real content have no bits below the sum's
-// last place); in the worst case it is off by (n-1)·2^-53 relative, n the pixel count, i.e.
-// 8.7·(n-1)·2^-53 dB on the score. The pixels: the device's pow/atan2/sin/cos/exp differ from
-// glibc's in last double bits but, in 2^20 samples each, never after the rounding to float that
-// follows; its powf (R_T, §4.6 row 18) differs from glibc's by an ulp for 6% of arguments, so the
-// device computes x^7 as float(pow(double(x), 7)) instead (ciede_math.hpp single_pow7), which
-// differs from glibc's powf in about 0.07% of arguments; those pixels get a ΔE an ulp or two off.
-// Measured on an H200 with CUDA's powf: frame scores within 2.7e-10 of the CPU twin on every
-// fixture, 7.4e-13 on random pictures (tests/ciede_cuda_parity_test.cu,
-// tests/ciede_cuda_math_test.cu).
+// Equality with the CPU twin. The pixels: both twins run ciede_math.hpp's code with the
+// reference's float and double roundings. Where the reference calls glibc's powf (R_T, §4.6
+// row 18) both call glibc_powf_7, glibc's own powf algorithm for the exponent 7 written with fma,
+// which equals glibc's powf on every float (scripts/ciede_pow7_check.cpp on the host,
+// tests/ciede_cuda_math_test.cu on the device); CUDA's powf differs from glibc's by an ulp for
+// 6% of arguments. The device's double pow/atan2/sin/cos/exp differ from glibc's in last bits,
+// but in 2^20 samples each never after the rounding to float that follows them, and every
+// pixel's Lab and ΔE00 match the host's on random code pairs and the fixtures' frames (same
+// test). The sum: the CPU's running double sum is exact on the fixtures and the parity test's
+// pictures (float ΔE values of real content have no bits below the sum's last place), so the
+// scores are identical there (tests/ciede_cuda_parity_test.cu); in the worst case the running
+// sum is off by (n-1)·2^-53 relative, n the pixel count, i.e. 8.7·(n-1)·2^-53 dB on the score.
 //
 // Speed. The Y'CbCr -> Lab conversion costs six double pow calls per colour, twelve per pixel.
 // For 8-bit input prepare() therefore converts all 2^24 code triples once, on the device, with the

@@ -5,14 +5,17 @@
 #include "metrics/ciede/ciede.hpp"
 #include "metrics/motion/motion.hpp"
 #include "metrics/psnr/psnr.hpp"
+#include "metrics/ssim/ssim.hpp"
 #include "metrics/vif/vif.hpp"
 
 namespace vq {
 
 const std::vector<FeatureDefinition>& feature_registry() {
     static const std::vector<FeatureDefinition> registry = {
-        psnr::definition(),  adm::definition(),   motion::definition(),
-        cambi::definition(), ciede::definition(), vif::definition(),
+        psnr::definition(),         adm::definition(),   motion::definition(),
+        cambi::definition(),        ciede::definition(), vif::definition(),
+        ssim::ssim_definition(),     // float_ssim
+        ssim::ms_ssim_definition(),  // float_ms_ssim
     };
     return registry;
 }

@@ -25,11 +25,12 @@ int mirror(int i, int n) {
 template <typename Sample>
 void convert_luma(const PlaneView<Sample>& luma, int bit_depth, FloatPlane& out) {
     out.resize(luma.width, luma.height);
-    const float divisor = luma_divisor(bit_depth);
+    // The divisor is a power of two: multiplying by its reciprocal is the same exact quotient.
+    const float reciprocal = 1.0f / luma_divisor(bit_depth);
     for (int y = 0; y < luma.height; ++y) {
         const Sample* in = luma.row(y);
         float* row = out.row(y);
-        for (int x = 0; x < luma.width; ++x) row[x] = float(in[x]) / divisor;
+        for (int x = 0; x < luma.width; ++x) row[x] = float(in[x]) * reciprocal;
     }
 }
 
@@ -50,10 +51,18 @@ void decimate(const FloatPlane& in, int factor, std::span<const float> kernel, i
     for (int y = 0; y < in.height; ++y) {
         const float* source = in.row(y);
         float* phased = scratch.phases.data() + row_length * std::size_t(y);
-        for (int p = 0; p < factor; ++p)
-            for (int j = 0; j < phase_length; ++j)
-                phased[std::size_t(p) * phase_length + j] =
-                    source[mirror(factor * j + p - a, in.width)];
+        for (int p = 0; p < factor; ++p, phased += phase_length) {
+            // Columns inside the row, [first, end), need no mirror: a plain strided copy.
+            const int offset = p - a;
+            const int first = std::min(phase_length, std::max(0, (factor - 1 - offset) / factor));
+            const int end =
+                std::clamp((in.width - offset + factor - 1) / factor, first, phase_length);
+            for (int j = 0; j < first; ++j)
+                phased[j] = source[mirror(factor * j + offset, in.width)];
+            for (int j = first; j < end; ++j) phased[j] = source[factor * j + offset];
+            for (int j = end; j < phase_length; ++j)
+                phased[j] = source[mirror(factor * j + offset, in.width)];
+        }
     }
     std::vector<const float*> sources(std::size_t(n) * std::size_t(n));
     for (int y = 0; y < out.height; ++y) {

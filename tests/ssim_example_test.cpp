@@ -186,7 +186,8 @@ TEST(SsimExample, BPyramid) {  // §13.2: the decimated reference at each scale
     ssim::Scratch scratch;
     for (int k = 0; k < 4; ++k) {
         FloatPlane next;
-        ssim::decimate(plane, 2, ssim::lpf, ssim::lpf_taps, baseline_kernels(), scratch, next);
+        ssim::decimate(plane.view(), 1.0f, 2, ssim::lpf, ssim::lpf_taps, baseline_kernels(),
+                       scratch, next);
         plane = next;
         ASSERT_EQ(plane.width, sizes[k]);
         ASSERT_EQ(plane.height, sizes[k]);
@@ -283,8 +284,8 @@ TEST(SsimExample, CFactors) {  // §13.3
         if (c.factor > 1) {
             ssim::Scratch scratch;
             FloatPlane out;
-            ssim::decimate(r, c.factor, ssim::box_kernel(c.factor), c.factor, baseline_kernels(),
-                           scratch, out);
+            ssim::decimate(r.view(), 1.0f, c.factor, ssim::box_kernel(c.factor), c.factor,
+                           baseline_kernels(), scratch, out);
             ASSERT_EQ(out.width, c.width);
             ASSERT_EQ(out.height, c.height);
             EXPECT_EQ(g9(out.row(0)[0]), c.samples[0]);

@@ -142,9 +142,10 @@ TEST(SsimKernels, StagesMatchTheBaselineOnEveryContent) {
             ssim::Scratch scratch;
             const ssim::Means expected = ssim::statistics(r, d, baseline_kernels(), scratch);
             FloatPlane expected_lpf, expected_box;
-            ssim::decimate(r, 2, ssim::lpf, ssim::lpf_taps, baseline_kernels(), scratch,
-                           expected_lpf);
-            ssim::decimate(r, 3, ssim::box_kernel(3), 3, baseline_kernels(), scratch, expected_box);
+            ssim::decimate(r.view(), 1.0f, 2, ssim::lpf, ssim::lpf_taps, baseline_kernels(),
+                           scratch, expected_lpf);
+            ssim::decimate(r.view(), 1.0f, 3, ssim::box_kernel(3), 3, baseline_kernels(), scratch,
+                           expected_box);
             for (const auto& k : ssim::available_kernels()) {
                 SCOPED_TRACE(testing::Message()
                              << k.instruction_set << " " << format << " " << to_string(content));
@@ -154,11 +155,35 @@ TEST(SsimKernels, StagesMatchTheBaselineOnEveryContent) {
                 EXPECT_EQ(bits(actual.c), bits(expected.c));
                 EXPECT_EQ(bits(actual.s), bits(expected.s));
                 FloatPlane lpf, box;
-                ssim::decimate(r, 2, ssim::lpf, ssim::lpf_taps, k, scratch, lpf);
-                ssim::decimate(r, 3, ssim::box_kernel(3), 3, k, scratch, box);
+                ssim::decimate(r.view(), 1.0f, 2, ssim::lpf, ssim::lpf_taps, k, scratch, lpf);
+                ssim::decimate(r.view(), 1.0f, 3, ssim::box_kernel(3), 3, k, scratch, box);
                 EXPECT_TRUE(same_bits(lpf, expected_lpf));
                 EXPECT_TRUE(same_bits(box, expected_box));
             }
+        }
+}
+
+// float_ssim decimates a picture's luma as it reads it (spec §3 on the fly): the same plane as
+// decimating the converted luma, at every depth and factor.
+TEST(SsimKernels, DecimatingThePictureEqualsDecimatingItsFloatLuma) {
+    std::uint32_t seed = 40;
+    for (const int depth : {8, 10, 12, 16})
+        for (const int factor : {2, 3, 4, 5, 10}) {
+            const Picture picture =
+                make_picture({117, 64, depth, ChromaFormat::yuv420}, Content::noise, seed++);
+            const std::vector<float> box = ssim::box_kernel(factor);
+            ssim::Scratch scratch;
+            FloatPlane expected, actual;
+            ssim::decimate(float_luma(picture).view(), 1.0f, factor, box, factor,
+                           baseline_kernels(), scratch, expected);
+            const float reciprocal = 1.0f / ssim::luma_divisor(depth);
+            if (depth > 8)
+                ssim::decimate(picture.plane<std::uint16_t>(0), reciprocal, factor, box, factor,
+                               ssim::best_kernels(), scratch, actual);
+            else
+                ssim::decimate(picture.plane<std::uint8_t>(0), reciprocal, factor, box, factor,
+                               ssim::best_kernels(), scratch, actual);
+            EXPECT_TRUE(same_bits(actual, expected)) << depth << "-bit, factor " << factor;
         }
 }
 

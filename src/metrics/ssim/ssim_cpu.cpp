@@ -20,16 +20,26 @@ Workspace& thread_workspace() {
     return workspace;
 }
 
-// Spec §3 for both pictures of a pair, into ref[0] and dist[0].
-void convert_pair(const FramePair& pair, Workspace& w) {
-    const int bit_depth = pair.distorted.format().bit_depth;
-    if (bit_depth > 8) {
-        convert_luma(pair.reference.plane<std::uint16_t>(0), bit_depth, w.ref[0]);
-        convert_luma(pair.distorted.plane<std::uint16_t>(0), bit_depth, w.dist[0]);
-    } else {
-        convert_luma(pair.reference.plane<std::uint8_t>(0), bit_depth, w.ref[0]);
-        convert_luma(pair.distorted.plane<std::uint8_t>(0), bit_depth, w.dist[0]);
-    }
+// Spec §3: a picture's luma as a float plane.
+void convert(const Picture& picture, FloatPlane& out) {
+    const int bit_depth = picture.format().bit_depth;
+    if (bit_depth > 8)
+        convert_luma(picture.plane<std::uint16_t>(0), bit_depth, out);
+    else
+        convert_luma(picture.plane<std::uint8_t>(0), bit_depth, out);
+}
+
+// Spec §7.3 straight from a picture's luma: each sample is converted (§3) as it is read.
+void downscale(const Picture& picture, int factor, std::span<const float> box,
+               const Kernels& kernels, Scratch& scratch, FloatPlane& out) {
+    const int bit_depth = picture.format().bit_depth;
+    const float reciprocal = 1.0f / luma_divisor(bit_depth);
+    if (bit_depth > 8)
+        decimate(picture.plane<std::uint16_t>(0), reciprocal, factor, box, factor, kernels, scratch,
+                 out);
+    else
+        decimate(picture.plane<std::uint8_t>(0), reciprocal, factor, box, factor, kernels, scratch,
+                 out);
 }
 
 class SsimCpu final : public ScorerTwin<CpuFeature, SsimScorer> {
@@ -44,15 +54,15 @@ public:
     // Spec §8.2.
     void compute(const FramePair& pair, std::span<std::byte> bytes) const override {
         Workspace& w = thread_workspace();
-        convert_pair(pair, w);
         const int f = scorer_.factor();
         if (f > 1) {
-            decimate(w.ref[0], f, box_, f, kernels_, w.scratch, w.ref[1]);
-            decimate(w.dist[0], f, box_, f, kernels_, w.scratch, w.dist[1]);
+            downscale(pair.reference, f, box_, kernels_, w.scratch, w.ref[0]);
+            downscale(pair.distorted, f, box_, kernels_, w.scratch, w.dist[0]);
+        } else {
+            convert(pair.reference, w.ref[0]);
+            convert(pair.distorted, w.dist[0]);
         }
-        const int scored = f > 1 ? 1 : 0;
-        block_as<Block>(bytes).means =
-            statistics(w.ref[scored], w.dist[scored], kernels_, w.scratch);
+        block_as<Block>(bytes).means = statistics(w.ref[0], w.dist[0], kernels_, w.scratch);
     }
 
 private:
@@ -67,14 +77,15 @@ public:
     // Spec §9.2-§9.3: the statistics of each scale, then the 2:1 decimation to the next.
     void compute(const FramePair& pair, std::span<std::byte> bytes) const override {
         Workspace& w = thread_workspace();
-        convert_pair(pair, w);
+        convert(pair.reference, w.ref[0]);
+        convert(pair.distorted, w.dist[0]);
         auto& block = block_as<Block>(bytes);
         for (int k = 0; k < ms_ssim_scales; ++k) {
             const int now = k % 2, next = 1 - now;
             block.scales[k] = statistics(w.ref[now], w.dist[now], kernels_, w.scratch);
             if (k + 1 == ms_ssim_scales) break;
-            decimate(w.ref[now], 2, lpf, lpf_taps, kernels_, w.scratch, w.ref[next]);
-            decimate(w.dist[now], 2, lpf, lpf_taps, kernels_, w.scratch, w.dist[next]);
+            decimate(w.ref[now].view(), 1.0f, 2, lpf, lpf_taps, kernels_, w.scratch, w.ref[next]);
+            decimate(w.dist[now].view(), 1.0f, 2, lpf, lpf_taps, kernels_, w.scratch, w.dist[next]);
         }
     }
 

@@ -37,45 +37,87 @@ void convert_luma(const PlaneView<Sample>& luma, int bit_depth, FloatPlane& out)
 template void convert_luma(const PlaneView<std::uint8_t>&, int, FloatPlane&);
 template void convert_luma(const PlaneView<std::uint16_t>&, int, FloatPlane&);
 
+namespace {
+
+// phased[j] = source[stride * j] * reciprocal for j in [first, end): with the stride a constant,
+// GCC turns the strided reads into vector loads and permutes.
+template <int Stride, typename Sample>
+void copy_strided(const Sample* source, float reciprocal, int first, int end, float* phased) {
+    for (int j = first; j < end; ++j) phased[j] = float(source[Stride * j]) * reciprocal;
+}
+
+template <typename Sample>
+void copy_strided(const Sample* source, int stride, float reciprocal, int first, int end,
+                  float* phased) {
+    switch (stride) {
+    case 2: return copy_strided<2>(source, reciprocal, first, end, phased);
+    case 3: return copy_strided<3>(source, reciprocal, first, end, phased);
+    case 4: return copy_strided<4>(source, reciprocal, first, end, phased);
+    default:
+        for (int j = first; j < end; ++j) phased[j] = float(source[stride * j]) * reciprocal;
+    }
+}
+
+// One source row split by column phase: phase p holds the row's mirrored column f*j + p - a at j,
+// each sample converted as spec §3 does (times the exact reciprocal of a power of two).
+template <typename Sample>
+void phase_row(const Sample* source, int width, float reciprocal, int factor, int a,
+               int phase_length, float* phased) {
+    for (int p = 0; p < factor; ++p, phased += phase_length) {
+        const int offset = p - a;
+        // Columns inside the row, [first, end), need no mirror: a plain strided copy.
+        const int first = std::min(phase_length, std::max(0, (factor - 1 - offset) / factor));
+        const int end = std::clamp((width - offset + factor - 1) / factor, first, phase_length);
+        for (int j = 0; j < first; ++j)
+            phased[j] = float(source[mirror(factor * j + offset, width)]) * reciprocal;
+        copy_strided(source + offset, factor, reciprocal, first, end, phased);
+        for (int j = end; j < phase_length; ++j)
+            phased[j] = float(source[mirror(factor * j + offset, width)]) * reciprocal;
+    }
+}
+
+}  // namespace
+
 // Output x reads input column f*x + k - a for tap k (a = n/2). With each mirrored source row split
-// by column phase, phase p holding padded column f*j + p at j, that column is phase k mod f at
-// x + k div f: every tap of a row of outputs is one contiguous run, which the kernels read as a
-// vector.
-void decimate(const FloatPlane& in, int factor, std::span<const float> kernel, int n,
-              const Kernels& kernels, Scratch& scratch, FloatPlane& out) {
+// by column phase, that column is phase k mod f at x + k div f: every tap of a row of outputs is
+// one contiguous run, which the kernels read as a vector. A window of n source rows spans at most
+// n consecutive rows, so a ring of n phased rows (row r in slot r mod n) phases each row once.
+template <typename Sample>
+void decimate(const PlaneView<Sample>& in, float reciprocal, int factor,
+              std::span<const float> kernel, int n, const Kernels& kernels, Scratch& scratch,
+              FloatPlane& out) {
     const int a = n / 2;
     out.resize(decimated_size(in.width, factor), decimated_size(in.height, factor));
     const int phase_length = out.width + (n - 1) / factor;
     const std::size_t row_length = std::size_t(factor) * std::size_t(phase_length);
-    scratch.phases.resize(row_length * std::size_t(in.height));
-    for (int y = 0; y < in.height; ++y) {
-        const float* source = in.row(y);
-        float* phased = scratch.phases.data() + row_length * std::size_t(y);
-        for (int p = 0; p < factor; ++p, phased += phase_length) {
-            // Columns inside the row, [first, end), need no mirror: a plain strided copy.
-            const int offset = p - a;
-            const int first = std::min(phase_length, std::max(0, (factor - 1 - offset) / factor));
-            const int end =
-                std::clamp((in.width - offset + factor - 1) / factor, first, phase_length);
-            for (int j = 0; j < first; ++j)
-                phased[j] = source[mirror(factor * j + offset, in.width)];
-            for (int j = first; j < end; ++j) phased[j] = source[factor * j + offset];
-            for (int j = end; j < phase_length; ++j)
-                phased[j] = source[mirror(factor * j + offset, in.width)];
+    scratch.phases.resize(row_length * std::size_t(n));
+    std::vector<int> slot_row(std::size_t(n), -1);
+    auto phased = [&](int row) {
+        float* slot = scratch.phases.data() + row_length * std::size_t(row % n);
+        if (slot_row[row % n] != row) {
+            phase_row(in.row(row), in.width, reciprocal, factor, a, phase_length, slot);
+            slot_row[row % n] = row;
         }
-    }
+        return slot;
+    };
     std::vector<const float*> sources(std::size_t(n) * std::size_t(n));
     for (int y = 0; y < out.height; ++y) {
         for (int v = 0; v < n; ++v) {
-            const float* phased = scratch.phases.data() +
-                                  row_length * std::size_t(mirror(factor * y + v - a, in.height));
+            const float* row = phased(mirror(factor * y + v - a, in.height));
             for (int k = 0; k < n; ++k)
                 sources[std::size_t(v) * n + k] =
-                    phased + std::size_t(k % factor) * phase_length + k / factor;
+                    row + std::size_t(k % factor) * phase_length + k / factor;
         }
         kernels.weighted_sum_row(sources.data(), kernel.data(), n * n, out.width, out.row(y));
     }
 }
+
+template void decimate(const PlaneView<std::uint8_t>&, float, int, std::span<const float>, int,
+                       const Kernels&, Scratch&, FloatPlane&);
+template void decimate(const PlaneView<std::uint16_t>&, float, int, std::span<const float>, int,
+                       const Kernels&, Scratch&, FloatPlane&);
+template void decimate(const PlaneView<float>&, float, int, std::span<const float>, int,
+                       const Kernels&, Scratch&, FloatPlane&);
 
 std::vector<float> box_kernel(int factor) {
     return std::vector<float>(std::size_t(factor) * std::size_t(factor),

@@ -24,6 +24,7 @@ struct FloatPlane {
         samples.resize(std::size_t(w) * std::size_t(h));
     }
     float* row(int y) { return samples.data() + std::size_t(y) * std::size_t(width); }
+    PlaneView<float> view() const { return {samples.data(), width, height, width}; }
     const float* row(int y) const { return samples.data() + std::size_t(y) * std::size_t(width); }
 };
 
@@ -33,15 +34,19 @@ void convert_luma(const PlaneView<Sample>& luma, int bit_depth, FloatPlane& out)
 
 // Buffers the stages reuse from frame to frame (one set per thread).
 struct Scratch {
-    std::vector<float> phases;    // decimate(): every source row split by column phase
+    std::vector<float> phases;    // decimate(): the ring of source rows split by column phase
     std::vector<float> products;  // statistics(): one row of R*R, D*D, R*D
     std::vector<float> ring;      // statistics(): the last 11 rows of the horizontal pass
     std::vector<float> blurred;   // statistics(): one row of the five blurred moments
 };
 
-// Spec §7.1: `in` decimated by `factor` with the n x n kernel (row-major), into `out`.
-void decimate(const FloatPlane& in, int factor, std::span<const float> kernel, int n,
-              const Kernels& kernels, Scratch& scratch, FloatPlane& out);
+// Spec §7.1: `in` decimated by `factor` with the n x n kernel (row-major), into `out`. Samples are
+// multiplied by `reciprocal` as they are read: 1 for a float plane, 1/luma_divisor() to decimate a
+// picture's luma without converting it first (the same exact values as spec §3).
+template <typename Sample>
+void decimate(const PlaneView<Sample>& in, float reciprocal, int factor,
+              std::span<const float> kernel, int n, const Kernels& kernels, Scratch& scratch,
+              FloatPlane& out);
 
 // Spec §7.3: the box kernel of float_ssim's factor f, f x f entries of 1/(f*f) in binary32.
 std::vector<float> box_kernel(int factor);

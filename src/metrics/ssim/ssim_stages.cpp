@@ -1,5 +1,5 @@
-// The stages of spec §3, §5-§7 on float planes. The arithmetic of every output element is in the
-// variant table's kernels; this file arranges the rows they read.
+// The stages of spec §3, §5-§7. The arithmetic of every output element is in the variant table's
+// kernels; this file arranges the rows they read.
 #include "metrics/ssim/ssim_stages.hpp"
 
 #include <algorithm>
@@ -9,18 +9,6 @@
 #include "metrics/ssim/ssim_tables.hpp"
 
 namespace vq::ssim {
-namespace {
-
-// Spec §7.1's half-sample symmetric mirror, applied once. Only planes under 5 samples across can
-// still fall outside; their decimated values never reach a score (§7.4), and the clamp keeps the
-// read inside the plane.
-int mirror(int i, int n) {
-    if (i < 0) i = -1 - i;
-    if (i >= n) i = 2 * n - 1 - i;
-    return std::clamp(i, 0, n - 1);
-}
-
-}  // namespace
 
 template <typename Sample>
 void convert_luma(const PlaneView<Sample>& luma, int bit_depth, FloatPlane& out) {
@@ -38,6 +26,15 @@ template void convert_luma(const PlaneView<std::uint8_t>&, int, FloatPlane&);
 template void convert_luma(const PlaneView<std::uint16_t>&, int, FloatPlane&);
 
 namespace {
+
+// Spec §7.1's half-sample symmetric mirror, applied once. Only planes under 5 samples across can
+// still fall outside; their decimated values never reach a score (§7.4), and the clamp keeps the
+// read inside the plane.
+int mirror(int i, int n) {
+    if (i < 0) i = -1 - i;
+    if (i >= n) i = 2 * n - 1 - i;
+    return std::clamp(i, 0, n - 1);
+}
 
 // phased[j] = source[stride * j] * reciprocal for j in [first, end): with the stride a constant,
 // GCC turns the strided reads into vector loads and permutes.

@@ -162,6 +162,22 @@ std::vector<GoldenCase> psnr_hvs_golden_cases() {
     return cases;
 }
 
+// Six option sets per clip (spec/ssim.md §14); the raw-input goldens read the y4m's luma.
+std::vector<GoldenCase> ssim_golden_cases() {
+    const std::pair<const char*, const char*> tags[] = {
+        {"float_ssim", "float_ssim"},
+        {"float_ssim_db_clip", "float_ssim=enable_db=true:clip_db=true"},
+        {"float_ssim_scale1", "float_ssim=scale=1"},
+        {"float_ms_ssim", "float_ms_ssim"},
+        {"float_ms_ssim_lcs", "float_ms_ssim=enable_lcs=true"},
+        {"float_ms_ssim_db_clip", "float_ms_ssim=enable_db=true:clip_db=true"},
+    };
+    std::vector<GoldenCase> cases;
+    for (const std::string& fixture : vmaf_fixtures())
+        for (const auto& [tag, request] : tags) cases.push_back(golden(fixture, tag, request));
+    return cases;
+}
+
 nlohmann::json read_golden(const GoldenCase& c) {
     std::ifstream in(*golden_dir() / c.golden);
     EXPECT_TRUE(in) << c.golden;

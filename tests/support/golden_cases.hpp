@@ -37,6 +37,7 @@ std::vector<GoldenCase> motion_golden_cases();  // the same
 std::vector<std::string> adm_outputs();         // the outputs the ADM goldens carry, unsuffixed
 std::vector<std::string> motion_outputs();      // the same for motion
 std::vector<GoldenCase> vmaf_golden_cases();    // the default model, every feature at once
+std::vector<GoldenCase> ssim_golden_cases();    // float_ssim and float_ms_ssim, every option set
 
 // Every *__psnr_hvs.json.
 std::vector<GoldenCase> psnr_hvs_golden_cases();

@@ -52,7 +52,7 @@ TEST(SpeedKernels, VerticalPassEveryVariantMatchesPlain) {
                     rows.push_back(floats(kind, std::size_t(width), random));
                 for (const auto& row : rows) pointers.push_back(row.data());
                 const std::vector<float> tap_values = gaussian_taps(taps, anti_alias_sigma(taps));
-                std::vector<float> expected(std::size_t(width)), actual(std::size_t(width));
+                std::vector<float> expected(static_cast<std::size_t>(width)), actual(expected.size());
                 plain().vertical(pointers.data(), tap_values.data(), taps, width, expected.data());
                 for (const Kernels& k : available_kernels()) {
                     k.vertical(pointers.data(), tap_values.data(), taps, width, actual.data());

@@ -116,7 +116,7 @@ TEST(SpeedOptions, PrescaleNearOneMustKeepThePlaneSize) {
 TEST(SpeedLayouts, EveryDepthAndLayoutMatchesEightBit) {
     for (const ChromaFormat chroma :
          {ChromaFormat::yuv420, ChromaFormat::yuv422, ChromaFormat::yuv444}) {
-        const VideoFormat eight{181, 171, 8, chroma};
+        const VideoFormat eight{331, 323, 8, chroma};  // chroma of 10x10 blocks or more
         const std::vector<FramePair> base = texture_frames(eight, 1);
         const std::vector<double> expected = column(run("speed_chroma", base), 2);
         EXPECT_GT(expected[0], 0.0) << to_string(chroma);

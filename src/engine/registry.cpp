@@ -7,16 +7,19 @@
 #include "metrics/psnr/psnr.hpp"
 #include "metrics/psnr_hvs/psnr_hvs.hpp"
 #include "metrics/ssim/ssim.hpp"
+#include "metrics/speed/speed.hpp"
 #include "metrics/vif/vif.hpp"
 
 namespace vq {
 
 const std::vector<FeatureDefinition>& feature_registry() {
     static const std::vector<FeatureDefinition> registry = {
-        psnr::definition(),         adm::definition(), motion::definition(),   cambi::definition(),
-        ciede::definition(),        vif::definition(), psnr_hvs::definition(),
-        ssim::ssim_definition(),     // float_ssim
-        ssim::ms_ssim_definition(),  // float_ms_ssim
+        psnr::definition(),           adm::definition(),
+        motion::definition(),         cambi::definition(),
+        ciede::definition(),          vif::definition(),
+        psnr_hvs::definition(),       ssim::ssim_definition(),
+        ssim::ms_ssim_definition(),   speed::chroma_definition(),
+        speed::temporal_definition(),
     };
     return registry;
 }

@@ -41,6 +41,9 @@ std::vector<GoldenCase> ssim_golden_cases();    // float_ssim and float_ms_ssim,
 
 // Every *__psnr_hvs.json.
 std::vector<GoldenCase> psnr_hvs_golden_cases();
+std::vector<GoldenCase> speed_golden_cases();   // speed_chroma (every option) and speed_temporal
+std::vector<std::string> speed_outputs(
+    const GoldenCase& c);  // unsuffixed, as the golden names them
 
 // The golden file, parsed (shared/golden must be present).
 nlohmann::json read_golden(const GoldenCase& c);

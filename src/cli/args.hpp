@@ -35,6 +35,7 @@ struct Arguments {
     FrameLoop loop;
     bool quiet = false;
     bool list_features = false;
+    bool list_models = false;
     bool demo = false;
     bool version = false;
     bool help = false;

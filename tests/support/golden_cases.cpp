@@ -153,6 +153,16 @@ std::vector<GoldenCase> vmaf_golden_cases() {
     return cases;
 }
 
+// "vmaf_v1_hfr_3d0h" is the golden's name for version=vmaf_v1.0.16_hfr_3d0h.
+std::vector<GoldenCase> vmaf_v1_golden_cases() {
+    std::vector<GoldenCase> cases;
+    for (const V1Golden& v1 : vmaf_v1_goldens())
+        cases.push_back(
+            golden(v1.fixture, v1.model,
+                   "version=vmaf_v1.0.16_" + v1.model.substr(std::string("vmaf_v1_").size())));
+    return cases;
+}
+
 nlohmann::json read_golden(const GoldenCase& c) {
     std::ifstream in(*golden_dir() / c.golden);
     EXPECT_TRUE(in) << c.golden;

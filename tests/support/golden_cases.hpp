@@ -38,6 +38,9 @@ std::vector<std::string> adm_outputs();         // the outputs the ADM goldens c
 std::vector<std::string> motion_outputs();      // the same for motion
 std::vector<GoldenCase> vmaf_golden_cases();    // the default model, every feature at once
 
+// The v1.0.16 model goldens; the request is the model string (version=vmaf_v1.0.16_...).
+std::vector<GoldenCase> vmaf_v1_golden_cases();
+
 // The golden file, parsed (shared/golden must be present).
 nlohmann::json read_golden(const GoldenCase& c);
 

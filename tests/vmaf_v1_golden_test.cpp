@@ -9,7 +9,6 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "engine/registry.hpp"
 #include "model/model.hpp"
 #include "support/pictures.hpp"
 #include "test_support.hpp"
@@ -65,14 +64,12 @@ class VmafV1Golden : public ::testing::TestWithParam<GoldenCase> {};
 
 TEST_P(VmafV1Golden, EveryKeyEveryFrameAndPooled) {
     VQ_REQUIRE_FIXTURES(fixtures);
-    VQ_REQUIRE_SPEED_CHROMA();
     const GoldenCase& c = GetParam();
     expect_matches(score_fixture(fixtures, c.fixture, {c.request}), read_golden(c), c.golden);
 }
 
 TEST_P(VmafV1Golden, OneThreadGivesTheSameBits) {
     VQ_REQUIRE_FIXTURES(fixtures);
-    VQ_REQUIRE_SPEED_CHROMA();
     const GoldenCase& c = GetParam();
     expect_matches(score_fixture(fixtures, c.fixture, {c.request}, {.threads = 1}), read_golden(c),
                    c.golden + " --threads 1");
@@ -84,7 +81,6 @@ INSTANTIATE_TEST_SUITE_P(Models, VmafV1Golden, ::testing::ValuesIn(vmaf_v1_golde
 // The CLI's JSON at %.17g: the golden's keys in its order, every value, with version= and path=.
 TEST(VmafV1Cli, JsonHasTheGoldensKeysInOrderAndItsValues) {
     VQ_REQUIRE_FIXTURES(fixtures);
-    VQ_REQUIRE_SPEED_CHROMA();
     const fs::path dir = scratch_dir("vmaf_v1_cli");
     const fs::path clip = fixtures / "testsrc_576x324_8b_420";
     const std::string io =
@@ -180,7 +176,6 @@ TEST(VmafV1Model, SeveralModelsInOnePass) {
 
 TEST(VmafV1Model, DefaultAndV1ModelsInOnePassMatchBothGoldens) {
     VQ_REQUIRE_FIXTURES(fixtures);
-    VQ_REQUIRE_SPEED_CHROMA();
     const std::string fixture = "testsrc_576x324_8b_420";
     const ScoreTable table = score_fixture(
         fixtures, fixture, {"version=vmaf_v0.6.1", "version=vmaf_v1.0.16_3d0h:name=vmaf_v1"});
@@ -196,7 +191,6 @@ TEST(VmafV1Model, DefaultAndV1ModelsInOnePassMatchBothGoldens) {
 
 // §2.4: an override reaches the extractor and renames its outputs.
 TEST(VmafV1Model, CambiOverridesRenameTheModelsCambiColumn) {
-    VQ_REQUIRE_SPEED_CHROMA();
     const model::ModelSet set = model::load(model::parse_model_request(
         "version=vmaf_v1.0.16_3d0h:cambi.enc_width=1280:cambi.enc_height=720:"
         "cambi.enc_bitdepth=8:speed_chroma.speed_max_val=5"));
@@ -237,14 +231,12 @@ void expect_scored(const std::string& model, const VideoFormat& format) {
 }
 
 TEST(VmafV1Limits, TooSmallForCambi) {
-    VQ_REQUIRE_SPEED_CHROMA();
     expect_refused("version=vmaf_v1.0.16_3d0h", {160, 160, 8, ChromaFormat::yuv420}, "cambi");
     expect_refused("version=vmaf_v1.0.16_1d5h_2160", {200, 200, 8, ChromaFormat::yuv420}, "216");
 }
 
 // After the prescale the chroma plane must hold 5 blocks of 16 each way (speed.md §1.4).
 TEST(VmafV1Limits, TooSmallForSpeedChromaAfterItsPrescale) {
-    VQ_REQUIRE_SPEED_CHROMA();
     expect_refused("version=vmaf_v1.0.16_5d0h", {264, 264, 8, ChromaFormat::yuv420},
                    "speed_chroma");
     expect_scored("version=vmaf_v1.0.16_5d0h", {266, 266, 8, ChromaFormat::yuv420});

@@ -109,6 +109,8 @@ struct FramePair {
     // filled by the session for as many frames back as any feature's history() asks; empty at
     // the start of the run. Features read it from compute(), which stays const and order-free.
     std::array<Picture, max_reference_history> previous_references{};
+    // The distorted pictures of the same earlier frames (speed_temporal differences both videos).
+    std::array<Picture, max_reference_history> previous_distorted{};
 };
 
 }  // namespace vq

@@ -45,7 +45,8 @@ public:
     virtual bool every_frame() const { return false; }
 
     // The temporal contract (docs/architecture.md): how many earlier reference pictures a CPU
-    // twin's compute() reads through FramePair::previous_references (0..max_reference_history).
+    // twin's compute() reads through FramePair::previous_references (0..max_reference_history),
+    // with the same frames' distorted pictures in FramePair::previous_distorted.
     // The session keeps that many alive and hands them to every frame, so compute() stays const
     // and frames still run in any order; features with no history are never serialised. A CUDA
     // twin keeps what it needs of earlier frames on the device instead (frames reach it in order).

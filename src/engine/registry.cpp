@@ -5,6 +5,7 @@
 #include "metrics/ciede/ciede.hpp"
 #include "metrics/motion/motion.hpp"
 #include "metrics/psnr/psnr.hpp"
+#include "metrics/speed/speed.hpp"
 #include "metrics/vif/vif.hpp"
 
 namespace vq {
@@ -13,6 +14,7 @@ const std::vector<FeatureDefinition>& feature_registry() {
     static const std::vector<FeatureDefinition> registry = {
         psnr::definition(),  adm::definition(),   motion::definition(),
         cambi::definition(), ciede::definition(), vif::definition(),
+        speed::chroma_definition(), speed::temporal_definition(),
     };
     return registry;
 }

@@ -73,6 +73,7 @@ struct Session::Impl {
     std::size_t depth = 1;
     std::size_t history_depth = 0;            // earlier reference pictures any feature reads
     std::deque<Picture> recent_references;    // newest first, at most history_depth
+    std::deque<Picture> recent_distorted;     // the same frames' distorted pictures
     std::deque<std::vector<bool>> in_flight;  // run masks of submitted, uncommitted frames
     ScoreTable table;
     std::chrono::steady_clock::time_point first_push;
@@ -380,6 +381,8 @@ void Session::push(FramePair pair) {
         run.push_back(selected || bound.feature->every_frame() || bound.feature->history() > 0);
     for (std::size_t k = 0; k < s.recent_references.size(); ++k)
         pair.previous_references[k] = s.recent_references[k];
+    for (std::size_t k = 0; k < s.recent_distorted.size(); ++k)
+        pair.previous_distorted[k] = s.recent_distorted[k];
     for (std::size_t e = 0; e < s.executors.size(); ++e) {
         std::vector<bool> mask;
         for (std::size_t k = 0; k < s.features.size(); ++k)
@@ -391,6 +394,8 @@ void Session::push(FramePair pair) {
     if (s.history_depth > 0) {
         s.recent_references.push_front(std::move(pair.reference));
         if (s.recent_references.size() > s.history_depth) s.recent_references.pop_back();
+        s.recent_distorted.push_front(std::move(pair.distorted));
+        if (s.recent_distorted.size() > s.history_depth) s.recent_distorted.pop_back();
     }
     // Committed here rather than before the next frame is submitted: the caller then waits with
     // no frame in hand, so the frames alive are the executors' and the read-ahead's alone.
@@ -404,6 +409,7 @@ ScoreTable Session::finish() {
     if (!s.started || s.finished) throw usage_error("finish() needs a started, unfinished session");
     while (!s.in_flight.empty()) s.commit_oldest();
     s.recent_references.clear();
+    s.recent_distorted.clear();
     s.finished = true;
     s.table.set_frame_count(s.pushed);
     s.flush_features();

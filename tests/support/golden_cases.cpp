@@ -163,6 +163,59 @@ std::vector<GoldenCase> vmaf_v1_golden_cases() {
     return cases;
 }
 
+// SpEED (spec/speed.md): defaults on every clip, the prescale methods, kernel scales and weighting
+// modes on two of them, and the v1.0.16 models' options. odd_641x359's golden read 320x179 chroma
+// planes (INDEX.md), not the 321x180 the y4m holds.
+std::vector<GoldenCase> speed_golden_cases() {
+    std::vector<GoldenCase> cases;
+    for (const std::string& fixture : vmaf_fixtures())
+        cases.push_back(golden(fixture, "speed_chroma", "speed_chroma"));
+    const std::string hd = "grad_1920x1080_8b_420";
+    for (const char* method : {"bilinear", "bicubic", "lanczos4"})
+        cases.push_back(
+            golden(hd, std::string("speed_chroma_ps0.5") + method,
+                   std::string("speed_chroma=speed_prescale=0.5:speed_prescale_method=") + method,
+                   std::string("_ps_0.5_psm_") + method));
+    cases.push_back(
+        golden(hd, "speed_chroma_ps0.5nearest", "speed_chroma=speed_prescale=0.5", "_ps_0.5"));
+    cases.push_back(golden(hd, "speed_chroma_ps0.6bilinear",
+                           "speed_chroma=speed_prescale=0.6:speed_prescale_method=bilinear",
+                           "_ps_0.6_psm_bilinear"));
+    cases.push_back(golden(hd, "speed_chroma_ps1.5bilinear",
+                           "speed_chroma=speed_prescale=1.5:speed_prescale_method=bilinear",
+                           "_ps_1.5_psm_bilinear"));
+    for (const char* scale : {"2", "0.5"})
+        cases.push_back(golden(hd, std::string("speed_chroma_ks") + scale,
+                               std::string("speed_chroma=speed_kernelscale=") + scale,
+                               std::string("_ks_") + scale));
+    for (int mode = 1; mode <= 6; ++mode)
+        cases.push_back(golden("mandel_576x324_8b_420", "speed_chroma_wvm" + std::to_string(mode),
+                               "speed_chroma=speed_weight_var_mode=" + std::to_string(mode),
+                               "_wvm_" + std::to_string(mode)));
+    const std::string v1 =
+        "speed_chroma=speed_nn_floor=0.1:speed_sigma_nn=0.19:"
+        "speed_weight_var_mode=5:speed_max_val=";
+    cases.push_back(golden("mandel_576x324_8b_420", "speed_chroma_v1opts", v1 + "2",
+                           "_mxv_2_nnf_0.1_snn_0.19_wvm_5"));
+    for (const V1Golden& g : vmaf_v1_goldens()) {
+        std::string options = v1 + "45", suffix = "_mxv_45_nnf_0.1";
+        if (g.model == "vmaf_v1_3d0h_2160")
+            options += ":speed_prescale=0.5:speed_prescale_method=bilinear",
+                suffix += "_ps_0.5_psm_bilinear";
+        if (g.model == "vmaf_v1_5d0h")
+            options += ":speed_prescale=0.6:speed_prescale_method=bilinear",
+                suffix += "_ps_0.6_psm_bilinear";
+        cases.push_back(golden(g.fixture, g.model, options, suffix + "_snn_0.19_wvm_5"));
+    }
+    cases.push_back(golden("testsrc_576x324_8b_420", "speed_temporal", "speed_temporal"));
+    return cases;
+}
+
+std::vector<std::string> speed_outputs(const GoldenCase& c) {
+    if (c.request.starts_with("speed_temporal")) return {"speed_temporal"};
+    return {"speed_chroma_u", "speed_chroma_v", "speed_chroma_uv"};
+}
+
 nlohmann::json read_golden(const GoldenCase& c) {
     std::ifstream in(*golden_dir() / c.golden);
     EXPECT_TRUE(in) << c.golden;

@@ -37,6 +37,9 @@ std::vector<GoldenCase> motion_golden_cases();  // the same
 std::vector<std::string> adm_outputs();         // the outputs the ADM goldens carry, unsuffixed
 std::vector<std::string> motion_outputs();      // the same for motion
 std::vector<GoldenCase> vmaf_golden_cases();    // the default model, every feature at once
+std::vector<GoldenCase> speed_golden_cases();   // speed_chroma (every option) and speed_temporal
+std::vector<std::string> speed_outputs(
+    const GoldenCase& c);  // unsuffixed, as the golden names them
 
 // The v1.0.16 model goldens; the request is the model string (version=vmaf_v1.0.16_...).
 std::vector<GoldenCase> vmaf_v1_golden_cases();

@@ -1,0 +1,142 @@
+// SpEED's block statistics (spec/speed.md §8.1-§8.2, §8.4-§8.8), the channel score (§9) and the
+// chain of one channel (§5-§9).
+#include <cmath>
+
+#include "metrics/speed/speed_stages.hpp"
+
+namespace vq::speed {
+namespace {
+
+constexpr int n = block_samples;
+constexpr double log2_2pi_e = 0x1.06073a671183dp+2;  // log2(2·π·e), spec §8.8
+
+// Spec §4's block grid on a residual image.
+struct Blocks {
+    int across, down;   // nbh, nbv
+    int width, height;  // w_m x h_m: size of the 25 shifted sub-images
+    int count() const { return across * down; }
+};
+
+Blocks blocks_of(const FloatPlane& r) {
+    const int wt = r.width / block_side * block_side, ht = r.height / block_side * block_side;
+    return {wt / block_side, ht / block_side, wt - (block_side - 1), ht - (block_side - 1)};
+}
+
+bool regular(const std::array<float, n>& lambda) {
+    for (float l : lambda)
+        if (double(l) < 1e-6) return false;
+    return true;
+}
+
+}  // namespace
+
+Covariance covariance(const FloatPlane& r, const Kernels& kernels) {
+    const Blocks g = blocks_of(r);
+    Covariance out;
+    const float samples = float(g.width * g.height);
+    for (int p = 0; p < n; ++p) {
+        const int py = p / block_side, px = p % block_side;
+        float sum = 0.0f;
+        for (int y = 0; y < g.height; ++y)
+            for (int x = 0; x < g.width; ++x) sum = sum + r.at(py + y, px + x);
+        out.means[std::size_t(p)] = sum / samples;
+    }
+    // Each term is (double)z - (double)mean per position; the sums run over the samples in
+    // row-major order (spec §8.2), one sequential double sum per entry.
+    constexpr int stride = covariance_stride;
+    const std::size_t count = std::size_t(g.width) * std::size_t(g.height);
+    std::vector<double> diffs(count * stride, 0.0);
+    for (int y = 0; y < g.height; ++y)
+        for (int x = 0; x < g.width; ++x) {
+            double* d =
+                diffs.data() + (std::size_t(y) * std::size_t(g.width) + std::size_t(x)) * stride;
+            for (int p = 0; p < n; ++p)
+                d[p] = double(r.at(y + p / block_side, x + p % block_side)) -
+                       double(out.means[std::size_t(p)]);
+        }
+    std::vector<double> sums(stride * stride, 0.0);
+    kernels.covariance(diffs.data(), count, sums.data());
+    const double divisor = double(g.width * g.height);
+    for (int a = 0; a < n; ++a)
+        for (int b = 0; b <= a; ++b)
+            out.k[std::size_t(a * n + b)] = out.k[std::size_t(b * n + a)] =
+                float(sums[std::size_t(a * stride + b)] / divisor);
+    return out;
+}
+
+ImageStatistics image_statistics(const FloatPlane& r, float sigma_nn, const Kernels& kernels) {
+    const Blocks g = blocks_of(r);
+    const int nb = g.count();
+    const Covariance cov = covariance(r, kernels);
+    const std::array<float, n> lambda = eigenvalues(cov.k);
+    // Spec §8.5: column b holds block b's 25 samples in raster order.
+    std::vector<float> y(std::size_t(n * nb));
+    for (int p = 0; p < n; ++p)
+        for (int b = 0; b < nb; ++b)
+            y[std::size_t(p * nb + b)] = r.at(block_side * (b / g.across) + p / block_side,
+                                              block_side * (b % g.across) + p % block_side);
+    std::vector<float> x;
+    ImageStatistics out;
+    out.failed = !regular(lambda) || !solve(cov.k, y, nb, x, kernels);
+    if (out.failed) x.assign(y.size(), 0.0f);
+    out.variance.resize(std::size_t(nb));
+    out.entropy.resize(std::size_t(nb));
+    for (int b = 0; b < nb; ++b) {
+        float s = 0.0f;  // spec §8.7: each term divided by 25 before adding
+        for (int p = 0; p < n; ++p)
+            s = s + (x[std::size_t(p * nb + b)] * y[std::size_t(p * nb + b)]) / 25.0f;
+        float e = 0.0f;  // spec §8.8, eigenvalues in their QR output order
+        for (const float l : lambda) {
+            const float positive = l < 0.0f ? 0.0f : l;
+            e = float(double(e) + (std::log2(double(positive * s + sigma_nn)) + log2_2pi_e));
+        }
+        out.variance[std::size_t(b)] = s;
+        out.entropy[std::size_t(b)] = e;
+    }
+    return out;
+}
+
+ChannelScore channel_score(const ImageStatistics& ref, const ImageStatistics& dist,
+                           const Options& options) {
+    if (ref.failed != dist.failed) return {0.0f, true};
+    const float sigma = options.sigma_nn, floor = options.nn_floor;
+    const float base = float(25.0 * (std::log2(double((1.0f + floor) * sigma)) + log2_2pi_e));
+    const auto l = [](float v) { return std::log2(double(1.0f + v)); };  // log of a float sum
+    const auto big_l = [](double z) { return std::log2(1.0 + z); };      // log of a double sum
+    const std::size_t nb = ref.entropy.size();
+    float acc = 0.0f;
+    for (std::size_t b = 0; b < nb; ++b) {
+        const float er = ref.entropy[b], ed = dist.entropy[b];
+        if (er < base && ed < base) continue;
+        const float vr = ref.variance[b], vd = dist.variance[b];
+        double wr = 0, wd = 0;
+        switch (options.weight_mode) {
+        case 0: wr = l(vr), wd = l(vd); break;
+        case 1: wr = wd = l(vr); break;
+        case 2: wr = wd = l(vd); break;
+        case 3: wr = wd = big_l(double(vr + vd) / 2.0); break;
+        case 4: wr = l(vr), wd = big_l(double(vr + vd) / 2.0); break;
+        case 5: wr = l(vr), wd = big_l(0.75 * double(vr) + 0.25 * double(vd)); break;
+        case 6: wr = l(vr), wd = big_l(0.25 * double(vr) + 0.75 * double(vd)); break;
+        }
+        const float sr = float(double(er) * wr), sd = float(double(ed) * wd);
+        acc = acc + std::fabs(sr - sd);
+    }
+    return {acc / float(nb), ref.failed || dist.failed};
+}
+
+ChannelScore score_channel(const FloatPlane& ref, const FloatPlane& dist, const Config& config,
+                           const Kernels& kernels) {
+    const Options& options = config.options;
+    const auto statistics = [&](const FloatPlane& plane) {
+        const FloatPlane r = options.rescales()
+                                 ? residual(prescaled(plane, config.scaled_width,
+                                                      config.scaled_height, options.method),
+                                            config, kernels)
+                                 : residual(plane, config, kernels);
+        return image_statistics(r, options.sigma_nn, kernels);
+    };
+    return channel_score(statistics(ref), statistics(dist), options);
+}
+
+}  // namespace vq::speed

@@ -20,10 +20,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-#define VQ_REQUIRE_SPEED_CHROMA()                 \
-    if (!find_feature("speed_chroma").definition) \
-    GTEST_SKIP() << "speed_chroma is not in this build yet"
-
 // CAMBI, adm3 and motion3 with the v1.0.16 options, and a two-vector SVM: a model that needs no
 // speed_chroma, written where the test can hand it to path=.
 fs::path write_cambi_model(const fs::path& dir) {
@@ -60,20 +56,27 @@ std::size_t receipts_of(const ScoreTable& table, const std::string& feature) {
     return count;
 }
 
-class VmafV1Golden : public ::testing::TestWithParam<GoldenCase> {};
-
-TEST_P(VmafV1Golden, EveryKeyEveryFrameAndPooled) {
-    VQ_REQUIRE_FIXTURES(fixtures);
-    const GoldenCase& c = GetParam();
-    expect_matches(score_fixture(fixtures, c.fixture, {c.request}), read_golden(c), c.golden);
+// odd_641x359's golden read only the top-left 320x179 of each 321x180 chroma plane (INDEX.md);
+// vq's SpEED reads the whole planes the y4m holds, so there its speed_chroma values, and the vmaf
+// they feed, are vq's own. Every luma feature still matches.
+bool chroma_differs(const GoldenCase& c, const std::string& key) {
+    return c.fixture.starts_with("odd_") && (key.starts_with("speed_chroma") || key == "vmaf");
 }
 
-TEST_P(VmafV1Golden, OneThreadGivesTheSameBits) {
-    VQ_REQUIRE_FIXTURES(fixtures);
-    const GoldenCase& c = GetParam();
-    expect_matches(score_fixture(fixtures, c.fixture, {c.request}, {.threads = 1}), read_golden(c),
-                   c.golden + " --threads 1");
-}
+class VmafV1Golden : public ::testing::TestWithParam<GoldenCase> {
+protected:
+    void expect_golden(const SessionConfig& config, const std::string& what) {
+        VQ_REQUIRE_FIXTURES(fixtures);
+        const GoldenCase& c = GetParam();
+        expect_matches(score_fixture(fixtures, c.fixture, {c.request}, config), read_golden(c),
+                       c.golden + what,
+                       [&](const std::string& key) { return chroma_differs(c, key); });
+    }
+};
+
+TEST_P(VmafV1Golden, EveryKeyEveryFrameAndPooled) { expect_golden({}, ""); }
+
+TEST_P(VmafV1Golden, OneThreadGivesTheSameBits) { expect_golden({.threads = 1}, " --threads 1"); }
 
 INSTANTIATE_TEST_SUITE_P(Models, VmafV1Golden, ::testing::ValuesIn(vmaf_v1_golden_cases()),
                          golden_case_name);

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <filesystem>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -49,15 +48,12 @@ inline void expect_column(const ScoreTable& table, const std::string& name,
 }
 
 // Every per-frame key of the golden, and nothing else, is a column of the table with the same
-// values, except the keys `skip` says to leave. (nlohmann::json sorts object keys; the key order
-// is checked through the CLI.)
+// values. (nlohmann::json sorts object keys; the key order is checked through the CLI.)
 inline void expect_matches(const ScoreTable& table, const nlohmann::json& expected,
-                           const std::string& what,
-                           const std::function<bool(const std::string&)>& skip = {}) {
+                           const std::string& what) {
     const auto& metrics = expected["frames"][0]["metrics"];
     ASSERT_EQ(table.column_count(), metrics.size()) << what;
-    for (const auto& [key, value] : metrics.items())
-        if (!skip || !skip(key)) expect_column(table, key, expected, key, what);
+    for (const auto& [key, value] : metrics.items()) expect_column(table, key, expected, key, what);
 }
 
 }  // namespace vq::test

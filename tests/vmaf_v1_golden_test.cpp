@@ -56,21 +56,13 @@ std::size_t receipts_of(const ScoreTable& table, const std::string& feature) {
     return count;
 }
 
-// odd_641x359's golden read only the top-left 320x179 of each 321x180 chroma plane (INDEX.md);
-// vq's SpEED reads the whole planes the y4m holds, so there its speed_chroma values, and the vmaf
-// they feed, are vq's own. Every luma feature still matches.
-bool chroma_differs(const GoldenCase& c, const std::string& key) {
-    return c.fixture.starts_with("odd_") && (key.starts_with("speed_chroma") || key == "vmaf");
-}
-
 class VmafV1Golden : public ::testing::TestWithParam<GoldenCase> {
 protected:
     void expect_golden(const SessionConfig& config, const std::string& what) {
         VQ_REQUIRE_FIXTURES(fixtures);
         const GoldenCase& c = GetParam();
         expect_matches(score_fixture(fixtures, c.fixture, {c.request}, config), read_golden(c),
-                       c.golden + what,
-                       [&](const std::string& key) { return chroma_differs(c, key); });
+                       c.golden + what);
     }
 };
 

@@ -33,7 +33,7 @@ FloatPlane example_plane(bool distorted, int plane, const SpeedExample& e = {}) 
 }
 
 FloatPlane example_residual(bool distorted, int plane) {
-    return residual(example_plane(distorted, plane), example_config(), plain());
+    return residual(rows_of(example_plane(distorted, plane)), example_config(), plain());
 }
 
 TEST(SpeedTaps, BitPatternsOfSpecSection6) {

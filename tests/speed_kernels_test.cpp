@@ -52,7 +52,8 @@ TEST(SpeedKernels, VerticalPassEveryVariantMatchesPlain) {
                     rows.push_back(floats(kind, std::size_t(width), random));
                 for (const auto& row : rows) pointers.push_back(row.data());
                 const std::vector<float> tap_values = gaussian_taps(taps, anti_alias_sigma(taps));
-                std::vector<float> expected(static_cast<std::size_t>(width)), actual(expected.size());
+                std::vector<float> expected(static_cast<std::size_t>(width)),
+                    actual(expected.size());
                 plain().vertical(pointers.data(), tap_values.data(), taps, width, expected.data());
                 for (const Kernels& k : available_kernels()) {
                     k.vertical(pointers.data(), tap_values.data(), taps, width, actual.data());
@@ -111,7 +112,7 @@ TEST(SpeedKernels, ChannelScoresEveryVariantMatchesPlain) {
          {Content::texture, Content::noise, Content::ramp, Content::patchwork, Content::flat}) {
         const Picture ref = make_picture(format, content, 5);
         const Picture dist = perturbed(ref, 20, 6);
-        const FloatPlane r = centred_plane(ref, 1), d = centred_plane(dist, 1);
+        const RowSource r = centred_rows(ref, 1), d = centred_rows(dist, 1);
         const ChannelScore expected = score_channel(r, d, config, plain());
         for (const Kernels& k : available_kernels()) {
             const ChannelScore actual = score_channel(r, d, config, k);

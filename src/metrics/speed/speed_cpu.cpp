@@ -14,8 +14,8 @@ public:
     void compute(const FramePair& pair, std::span<std::byte> bytes) const override {
         const Kernels& kernels = best_kernels();
         const auto channel = [&](int plane) {
-            return score_channel(centred_plane(pair.reference, plane),
-                                 centred_plane(pair.distorted, plane), scorer_.config(), kernels);
+            return score_channel(centred_rows(pair.reference, plane),
+                                 centred_rows(pair.distorted, plane), scorer_.config(), kernels);
         };
         const ChannelScore u = channel(1), v = channel(2);
         // Spec §10: a failed channel takes the other's score; otherwise the float mean.
@@ -40,11 +40,12 @@ public:
         const Picture& previous_dist = pair.previous_distorted[0];
         block = {0.0f, !previous_ref.empty() && !previous_dist.empty()};
         if (!block.has_previous) return;
-        const FloatPlane ref = centred_plane(pair.reference, 0);
-        const FloatPlane ref_diff = difference(centred_plane(previous_ref, 0), ref);
-        const FloatPlane dist_diff = difference(
-            centred_plane(previous_dist, 0),
-            scorer_.config().options.use_ref_diff ? ref : centred_plane(pair.distorted, 0));
+        const Picture& dist =
+            scorer_.config().options.use_ref_diff ? pair.reference : pair.distorted;
+        const RowSource ref_diff =
+            difference_rows(centred_rows(previous_ref, 0), centred_rows(pair.reference, 0));
+        const RowSource dist_diff =
+            difference_rows(centred_rows(previous_dist, 0), centred_rows(dist, 0));
         block.score = score_channel(ref_diff, dist_diff, scorer_.config(), best_kernels()).score;
     }
 };

@@ -14,9 +14,9 @@ namespace vq::speed {
 using VerticalFunction = void (*)(const float* const* rows, const float* taps, int tap_count,
                                   int width, float* out);
 
-// Spec §8.2: for every a, b < 32, sums[32 a + b] += Σ_s diffs[32 s + a] · diffs[32 s + b] in
-// double, s ascending (sequentially, added to what sums holds). Rows of diffs are the 25 centred
-// samples of one position set, padded with zeros to 32.
+// Spec §8.2: for every b <= a < 25, sums[32 a + b] += Σ_s diffs[32 s + a] · diffs[32 s + b] in
+// double, s ascending (sequentially, added to what sums holds); the entries above the diagonal
+// are left in any state. Rows of diffs are one sample's 25 centred values, padded with zeros to 32.
 inline constexpr int covariance_stride = 32;
 using CovarianceFunction = void (*)(const double* diffs, std::size_t count, double* sums);
 

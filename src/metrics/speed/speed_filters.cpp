@@ -60,25 +60,31 @@ std::vector<float> gaussian_taps(int size, float sigma) {
     return taps;
 }
 
-FloatPlane residual(const FloatPlane& scaled, const Config& config, const Kernels& kernels) {
+FloatPlane residual(const RowSource& scaled, const Config& config, const Kernels& kernels) {
     const std::vector<float>& taps = config.anti_alias_taps;
     const int n = int(taps.size()), k = (n - 1) / 2;
-    const int wo = scaled.width / decimation, ho = scaled.height / decimation;
+    const int width = scaled.width, height = scaled.height;
+    const int wo = width / decimation, ho = height / decimation;
+    // Scratch reused by every frame this thread computes: n source rows and their vertical pass.
+    thread_local std::vector<float> source_rows, column_pass;
+    source_rows.resize(std::size_t(n) * std::size_t(width));
+    column_pass.resize(std::size_t(width));
+    std::vector<const float*> rows(static_cast<std::size_t>(n));
     // The anti-alias blur only at the kept samples (spec §7 allows it): the vertical pass on
     // every 16th row, then the horizontal pass at every 16th column of it.
     FloatPlane q(wo, ho);
-    std::vector<float> column_pass(std::size_t(scaled.width));
-    std::vector<const float*> rows(static_cast<std::size_t>(n));
     for (int i = 0; i < ho; ++i) {
-        for (int t = 0; t < n; ++t)
-            rows[std::size_t(t)] = scaled.row(mirror(decimation * i - k + t, scaled.height));
-        kernels.vertical(rows.data(), taps.data(), n, scaled.width, column_pass.data());
+        for (int t = 0; t < n; ++t) {
+            float* row = source_rows.data() + std::size_t(t) * std::size_t(width);
+            scaled.row(mirror(decimation * i - k + t, height), row);
+            rows[std::size_t(t)] = row;
+        }
+        kernels.vertical(rows.data(), taps.data(), n, width, column_pass.data());
         for (int j = 0; j < wo; ++j) {
             float sum = 0.0f;
             for (int t = 0; t < n; ++t)
-                sum = sum +
-                      taps[std::size_t(t)] *
-                          column_pass[std::size_t(mirror(decimation * j - k + t, scaled.width))];
+                sum = sum + taps[std::size_t(t)] *
+                                column_pass[std::size_t(mirror(decimation * j - k + t, width))];
             q.row(i)[j] = sum;
         }
     }

@@ -1,6 +1,9 @@
-// SpEED's input planes (spec/speed.md §3), frame differences (§11) and the prescale (§5).
+// SpEED's input planes (spec/speed.md §3), frame differences (§11) and the prescale (§5), each
+// given row by row: the blur of §7 reads only the rows around every 16th one, so only those are
+// converted or resampled.
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 
 #include "metrics/speed/speed_stages.hpp"
 
@@ -8,16 +11,14 @@ namespace vq::speed {
 namespace {
 
 template <typename Sample>
-FloatPlane centred(const PlaneView<Sample>& view, int bit_depth) {
-    // Spec §3: v / 2^(bpc-8) - 128, both steps exact in float; at 8 bits the division is by 1.
-    const float scale = float(1 << (bit_depth - 8));
-    FloatPlane out(view.width, view.height);
-    for (int y = 0; y < view.height; ++y) {
-        const Sample* in = view.row(y);
-        float* o = out.row(y);
-        for (int x = 0; x < view.width; ++x) o[x] = float(in[x]) / scale + -128.0f;
-    }
-    return out;
+RowSource centred(const PlaneView<Sample>& view, int bit_depth) {
+    // Spec §3: v / 2^(bpc-8) - 128, both steps exact in float. Dividing by a power of two is
+    // multiplying by its exact inverse, which vectorises far better.
+    const float inverse = 1.0f / float(1 << (bit_depth - 8));
+    return {view.width, view.height, [view, inverse](int y, float* out) {
+                const Sample* in = view.row(y);
+                for (int x = 0; x < view.width; ++x) out[x] = float(in[x]) * inverse + -128.0f;
+            }};
 }
 
 // Spec §5's mirror of an integer coordinate into [0, n).
@@ -48,102 +49,119 @@ float lanczos4_weight(float x) {
                  (((M_PI * M_PI) * xd) * xd));
 }
 
-FloatPlane nearest(const FloatPlane& s, int width, int height, float rx, float ry) {
-    FloatPlane d(width, height);
-    for (int y = 0; y < height; ++y) {
-        const float* source_row = s.row(int(float(y) * ry));
-        float* out = d.row(y);
-        for (int x = 0; x < width; ++x) out[x] = source_row[int(float(x) * rx)];
-    }
-    return d;
+struct Scaling {
+    const FloatPlane* s;
+    int width;
+    float rx, ry;
+};
+
+void nearest_row(const Scaling& g, int y, float* out) {
+    const float* source_row = g.s->row(int(float(y) * g.ry));
+    for (int x = 0; x < g.width; ++x) out[x] = source_row[int(float(x) * g.rx)];
 }
 
-FloatPlane bilinear(const FloatPlane& s, int width, int height, float rx, float ry) {
-    FloatPlane d(width, height);
-    for (int y = 0; y < height; ++y) {
-        const float yy = source_coordinate(y, ry);
-        const int y1 = mirror_truncated(std::floor(yy), s.height);
-        const int y2 = mirror_truncated(std::ceil(yy), s.height);
-        // Measured from the mirrored y1, so the first rows of an upscale extrapolate (spec §5).
-        const float dy = yy - float(y1);
-        for (int x = 0; x < width; ++x) {
-            const float xx = source_coordinate(x, rx);
-            const int x1 = mirror_truncated(std::floor(xx), s.width);
-            const int x2 = mirror_truncated(std::ceil(xx), s.width);
-            const float dx = xx - float(x1);
-            const float a = (1.0f - dy) * (1.0f - dx);
-            const float b = (1.0f - dy) * dx;
-            const float c = dy * (1.0f - dx);
-            const float e = dy * dx;
-            d.row(y)[x] =
-                ((a * s.at(y1, x1) + b * s.at(y1, x2)) + c * s.at(y2, x1)) + e * s.at(y2, x2);
-        }
+void bilinear_row(const Scaling& g, int y, float* out) {
+    const FloatPlane& s = *g.s;
+    const float yy = source_coordinate(y, g.ry);
+    const int y1 = mirror_truncated(std::floor(yy), s.height);
+    const int y2 = mirror_truncated(std::ceil(yy), s.height);
+    // Measured from the mirrored y1, so the first rows of an upscale extrapolate (spec §5).
+    const float dy = yy - float(y1);
+    for (int x = 0; x < g.width; ++x) {
+        const float xx = source_coordinate(x, g.rx);
+        const int x1 = mirror_truncated(std::floor(xx), s.width);
+        const int x2 = mirror_truncated(std::ceil(xx), s.width);
+        const float dx = xx - float(x1);
+        const float a = (1.0f - dy) * (1.0f - dx);
+        const float b = (1.0f - dy) * dx;
+        const float c = dy * (1.0f - dx);
+        const float e = dy * dx;
+        out[x] = ((a * s.at(y1, x1) + b * s.at(y1, x2)) + c * s.at(y2, x1)) + e * s.at(y2, x2);
     }
-    return d;
 }
 
 // Bicubic and lanczos4 share their shape: separable weights at integer offsets first..last
-// around floor(coordinate), combined in float, rows outer.
-template <int first, int last, typename Weight>
-FloatPlane windowed(const FloatPlane& s, int width, int height, float rx, float ry, Weight weight,
-                    bool normalise) {
+// around floor(coordinate), combined in float, rows outer; lanczos4 divides by the weights' sum.
+template <int first, int last, float (*weight)(float), bool normalise>
+void windowed_row(const Scaling& g, int y, float* out) {
     constexpr int taps = last - first + 1;
-    FloatPlane d(width, height);
-    for (int y = 0; y < height; ++y) {
-        const float yy = source_coordinate(y, ry);
-        const int y0 = int(std::floor(yy));
-        const float fy = yy - float(y0);
-        float wy[taps];
-        for (int j = first; j <= last; ++j) wy[j - first] = weight(float(j) - fy);
-        for (int x = 0; x < width; ++x) {
-            const float xx = source_coordinate(x, rx);
-            const int x0 = int(std::floor(xx));
-            const float fx = xx - float(x0);
-            float wx[taps];
-            for (int i = first; i <= last; ++i) wx[i - first] = weight(float(i) - fx);
-            float value = 0.0f, weight_sum = 0.0f;
-            for (int j = first; j <= last; ++j) {
-                const float* row = s.row(mirror(y0 + j, s.height));
-                for (int i = first; i <= last; ++i) {
-                    const float w = wx[i - first] * wy[j - first];
-                    weight_sum = weight_sum + w;
-                    value = value + row[mirror(x0 + i, s.width)] * w;
-                }
+    const FloatPlane& s = *g.s;
+    const float yy = source_coordinate(y, g.ry);
+    const int y0 = int(std::floor(yy));
+    const float fy = yy - float(y0);
+    float wy[taps];
+    for (int j = first; j <= last; ++j) wy[j - first] = weight(float(j) - fy);
+    for (int x = 0; x < g.width; ++x) {
+        const float xx = source_coordinate(x, g.rx);
+        const int x0 = int(std::floor(xx));
+        const float fx = xx - float(x0);
+        float wx[taps];
+        for (int i = first; i <= last; ++i) wx[i - first] = weight(float(i) - fx);
+        float value = 0.0f, weight_sum = 0.0f;
+        for (int j = first; j <= last; ++j) {
+            const float* row = s.row(mirror(y0 + j, s.height));
+            for (int i = first; i <= last; ++i) {
+                const float w = wx[i - first] * wy[j - first];
+                weight_sum = weight_sum + w;
+                value = value + row[mirror(x0 + i, s.width)] * w;
             }
-            d.row(y)[x] = normalise ? value / weight_sum : value;
         }
+        out[x] = normalise ? value / weight_sum : value;
     }
-    return d;
 }
 
 }  // namespace
 
-FloatPlane centred_plane(const Picture& picture, int plane) {
+RowSource rows_of(const FloatPlane& plane) {
+    return {plane.width, plane.height, [&plane](int y, float* out) {
+                std::memcpy(out, plane.row(y), std::size_t(plane.width) * sizeof(float));
+            }};
+}
+
+FloatPlane materialise(const RowSource& source) {
+    FloatPlane plane(source.width, source.height);
+    for (int y = 0; y < source.height; ++y) source.row(y, plane.row(y));
+    return plane;
+}
+
+RowSource centred_rows(const Picture& picture, int plane) {
     const int depth = picture.format().bit_depth;
     return depth > 8 ? centred(picture.plane<std::uint16_t>(plane), depth)
                      : centred(picture.plane<std::uint8_t>(plane), depth);
 }
 
-FloatPlane difference(const FloatPlane& a, const FloatPlane& b) {
-    FloatPlane out(a.width, a.height);
-    for (std::size_t i = 0; i < out.samples.size(); ++i)
-        out.samples[i] = a.samples[i] - b.samples[i];
-    return out;
+FloatPlane centred_plane(const Picture& picture, int plane) {
+    return materialise(centred_rows(picture, plane));
+}
+
+RowSource difference_rows(RowSource a, RowSource b) {
+    const int width = a.width, height = a.height;
+    return {width, height,
+            [a = std::move(a), b = std::move(b), scratch = std::vector<float>(std::size_t(width))](
+                int y, float* out) mutable {
+                a.row(y, out);
+                b.row(y, scratch.data());
+                for (std::size_t x = 0; x < scratch.size(); ++x) out[x] = out[x] - scratch[x];
+            }};
+}
+
+RowSource prescaled_rows(const FloatPlane& source, int width, int height, PrescaleMethod method) {
+    if (width == source.width && height == source.height) return rows_of(source);
+    const Scaling g{&source, width, float(source.width) / float(width),
+                    float(source.height) / float(height)};
+    using Row = void (*)(const Scaling&, int, float*);
+    Row row = nearest_row;
+    switch (method) {
+    case PrescaleMethod::nearest: row = nearest_row; break;
+    case PrescaleMethod::bilinear: row = bilinear_row; break;
+    case PrescaleMethod::bicubic: row = windowed_row<-1, 2, bicubic_weight, false>; break;
+    case PrescaleMethod::lanczos4: row = windowed_row<-4, 4, lanczos4_weight, true>; break;
+    }
+    return {width, height, [g, row](int y, float* out) { row(g, y, out); }};
 }
 
 FloatPlane prescaled(const FloatPlane& source, int width, int height, PrescaleMethod method) {
-    if (width == source.width && height == source.height) return source;
-    const float rx = float(source.width) / float(width);
-    const float ry = float(source.height) / float(height);
-    switch (method) {
-    case PrescaleMethod::nearest: return nearest(source, width, height, rx, ry);
-    case PrescaleMethod::bilinear: return bilinear(source, width, height, rx, ry);
-    case PrescaleMethod::bicubic:
-        return windowed<-1, 2>(source, width, height, rx, ry, bicubic_weight, false);
-    case PrescaleMethod::lanczos4:
-        return windowed<-4, 4>(source, width, height, rx, ry, lanczos4_weight, true);
-    }
-    return source;
+    return materialise(prescaled_rows(source, width, height, method));
 }
 
 }  // namespace vq::speed

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstddef>
+#include <functional>
 #include <vector>
 
 #include "metrics/speed/speed.hpp"
@@ -29,13 +30,26 @@ struct FloatPlane {
     float at(int y, int x) const { return row(y)[x]; }
 };
 
-// Spec §3: plane `plane` of `picture` as floats centred on 0, at any depth 8..16.
+// A plane handed over row by row: row(y, out) writes row y's `width` floats. The blur of §7
+// reads only the rows around every 16th, so only those are ever converted or resampled.
+struct RowSource {
+    int width = 0;
+    int height = 0;
+    std::function<void(int y, float* out)> row;
+};
+
+RowSource rows_of(const FloatPlane& plane);  // borrows the plane
+FloatPlane materialise(const RowSource& source);
+
+// Spec §3: plane `plane` of `picture` as floats centred on 0, at any depth 8..16 (borrows it).
+RowSource centred_rows(const Picture& picture, int plane);
 FloatPlane centred_plane(const Picture& picture, int plane);
 
 // Spec §11: a ⊖ b per sample (same sizes).
-FloatPlane difference(const FloatPlane& a, const FloatPlane& b);
+RowSource difference_rows(RowSource a, RowSource b);
 
-// Spec §5: `source` rescaled to width x height by `method`.
+// Spec §5: `source` rescaled to width x height by `method` (borrows the source).
+RowSource prescaled_rows(const FloatPlane& source, int width, int height, PrescaleMethod method);
 FloatPlane prescaled(const FloatPlane& source, int width, int height, PrescaleMethod method);
 
 // Spec §6: the normalised taps of a Gaussian of `size` taps (odd) and standard deviation `sigma`,
@@ -47,7 +61,7 @@ float anti_alias_sigma(int size);
 float local_mean_sigma(int size);
 
 // Spec §7: the decimated, local-mean-removed residual image r (W_o x H_o) of a scaled plane.
-FloatPlane residual(const FloatPlane& scaled, const Config& config, const Kernels& kernels);
+FloatPlane residual(const RowSource& scaled, const Config& config, const Kernels& kernels);
 
 // Spec §8.3: the eigenvalues of a symmetric 25x25 matrix (row-major), in the QR output order.
 // `sweeps`, if given, receives the number of QR sweeps.
@@ -86,7 +100,7 @@ ChannelScore channel_score(const ImageStatistics& ref, const ImageStatistics& di
                            const Options& options);
 
 // Spec §5-§9 on one channel's two converted planes (W_c x H_c).
-ChannelScore score_channel(const FloatPlane& ref, const FloatPlane& dist, const Config& config,
+ChannelScore score_channel(const RowSource& ref, const RowSource& dist, const Config& config,
                            const Kernels& kernels);
 
 }  // namespace vq::speed

@@ -45,7 +45,8 @@ Covariance covariance(const FloatPlane& r, const Kernels& kernels) {
     // row-major order (spec §8.2), one sequential double sum per entry.
     constexpr int stride = covariance_stride;
     const std::size_t count = std::size_t(g.width) * std::size_t(g.height);
-    std::vector<double> diffs(count * stride, 0.0);
+    thread_local std::vector<double> diffs;  // reused by every frame this thread computes
+    diffs.resize(count * stride);
     for (int y = 0; y < g.height; ++y)
         for (int x = 0; x < g.width; ++x) {
             double* d =
@@ -53,6 +54,7 @@ Covariance covariance(const FloatPlane& r, const Kernels& kernels) {
             for (int p = 0; p < n; ++p)
                 d[p] = double(r.at(y + p / block_side, x + p % block_side)) -
                        double(out.means[std::size_t(p)]);
+            for (int p = n; p < stride; ++p) d[p] = 0.0;
         }
     std::vector<double> sums(stride * stride, 0.0);
     kernels.covariance(diffs.data(), count, sums.data());
@@ -125,16 +127,18 @@ ChannelScore channel_score(const ImageStatistics& ref, const ImageStatistics& di
     return {acc / float(nb), ref.failed || dist.failed};
 }
 
-ChannelScore score_channel(const FloatPlane& ref, const FloatPlane& dist, const Config& config,
+ChannelScore score_channel(const RowSource& ref, const RowSource& dist, const Config& config,
                            const Kernels& kernels) {
     const Options& options = config.options;
-    const auto statistics = [&](const FloatPlane& plane) {
-        const FloatPlane r = options.rescales()
-                                 ? residual(prescaled(plane, config.scaled_width,
-                                                      config.scaled_height, options.method),
-                                            config, kernels)
-                                 : residual(plane, config, kernels);
-        return image_statistics(r, options.sigma_nn, kernels);
+    const auto statistics = [&](const RowSource& plane) {
+        if (!options.rescales())
+            return image_statistics(residual(plane, config, kernels), options.sigma_nn, kernels);
+        // The resamplers read arbitrary source rows: the source is converted whole first.
+        const FloatPlane source = materialise(plane);
+        return image_statistics(residual(prescaled_rows(source, config.scaled_width,
+                                                        config.scaled_height, options.method),
+                                         config, kernels),
+                                options.sigma_nn, kernels);
     };
     return channel_score(statistics(ref), statistics(dist), options);
 }

@@ -160,6 +160,28 @@ const BadModel bad_models[] = {
                               d["feature_opts_dicts"] = {{{"", 1}}};
                           }); },
      "feature_opts_dicts[0]"},
+    {"OptValueBeyondFloat",
+     [] { return with([](Json& d) {
+              d["feature_opts_dicts"] = {{{"motion_max_val", 1e39}}};
+          }); },
+     "feature_opts_dicts[0].motion_max_val"},
+    {"ChromaCorrectionZero",
+     [] { return with([](Json& d) { d["chroma_correction_parameter"] = 0.0; }); },
+     "chroma_correction_parameter"},
+    {"ChromaCorrectionString",
+     [] { return with([](Json& d) { d["chroma_correction_parameter"] = "120"; }); },
+     "chroma_correction_parameter"},
+    {"ChromaCorrectionWithoutSpeedFeature",
+     [] { return with([](Json& d) { d["chroma_correction_parameter"] = 120.0; }); },
+     "speed_chroma"},
+    {"ChromaCorrectionWithoutNormalisation",
+     [] {
+         return with([](Json& d) {
+             d["chroma_correction_parameter"] = 120.0;
+             d["norm_type"] = "none";
+         });
+     },
+     "linear_rescale"},
     {"NoSvm", [] { return with([](Json& d) { d.erase("model"); }); }, "model_dict.model"},
     {"SvmNotString", [] { return with([](Json& d) { d["model"] = 5; }); }, "model_dict.model"},
     {"SvmNoHeaderEnd", [] { return with_svm(header + "total_sv 2\nrho 1\n"); }, "no 'SV' line"},

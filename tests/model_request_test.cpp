@@ -101,8 +101,11 @@ TEST(ModelRequest, ErrorsNameTheBadPart) {
 TEST(ModelBuiltin, NamesAndBytes) {
     const std::vector<std::string_view> names = model::builtin_names();
     EXPECT_EQ(names,
-              (std::vector<std::string_view>{"vmaf_4k_v0.6.1", "vmaf_4k_v0.6.1neg", "vmaf_b_v0.6.3",
-                                             "vmaf_v0.6.1", "vmaf_v0.6.1neg"}));
+              (std::vector<std::string_view>{
+                  "vmaf_4k_v0.6.1", "vmaf_4k_v0.6.1neg", "vmaf_b_v0.6.3", "vmaf_v0.6.1",
+                  "vmaf_v0.6.1neg", "vmaf_v1.0.16_1d5h_2160", "vmaf_v1.0.16_3d0h",
+                  "vmaf_v1.0.16_3d0h_2160", "vmaf_v1.0.16_5d0h", "vmaf_v1.0.16_hfr_1d5h_2160",
+                  "vmaf_v1.0.16_hfr_3d0h", "vmaf_v1.0.16_hfr_3d0h_2160", "vmaf_v1.0.16_hfr_5d0h"}));
     const std::string message = usage_message([] { (void)model::builtin("vmaf_v9"); });
     EXPECT_NE(message.find("vmaf_v9"), std::string::npos);
     EXPECT_NE(message.find("vmaf_4k_v0.6.1neg"), std::string::npos);

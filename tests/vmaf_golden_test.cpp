@@ -4,63 +4,25 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "support/golden_cases.hpp"
 #include "test_support.hpp"
-#include "vq/session.hpp"
+#include "vmaf_golden_support.hpp"
 
 namespace vq::test {
 namespace {
-
-ScoreTable score_fixture(const std::filesystem::path& fixtures, const std::string& fixture,
-                         const std::string& model, SessionConfig config = {}) {
-    Session session(config);
-    session.add_model(model);
-    const auto frames = fixture_frames(fixtures, fixture);
-    session.start(frames.at(0).distorted.format());
-    for (const FramePair& pair : frames) session.push(pair);
-    return session.finish();
-}
-
-void expect_matches(const ScoreTable& table, const nlohmann::json& expected,
-                    const std::string& what) {
-    const auto& frames = expected["frames"];
-    ASSERT_EQ(table.frame_count(), frames.size()) << what;
-    std::vector<std::string> keys;
-    for (const auto& [key, value] : frames[0]["metrics"].items()) keys.push_back(key);
-    ASSERT_EQ(table.column_count(), keys.size()) << what;
-    for (std::size_t c = 0; c < keys.size(); ++c) {
-        // nlohmann::json sorts object keys; the order check is the CLI test's.
-        const auto column = table.find(keys[c]);
-        ASSERT_TRUE(column) << what << ": no " << keys[c];
-        for (std::size_t f = 0; f < frames.size(); ++f)
-            EXPECT_EQ(table.value(*column, f), frames[f]["metrics"][keys[c]].get<double>())
-                << what << " " << keys[c] << " frame " << f;
-        const auto& pooled = expected["pooled_metrics"][keys[c]];
-        EXPECT_EQ(table.pooled(*column, PoolingMethod::mean), pooled["mean"].get<double>())
-            << what << " " << keys[c];
-        EXPECT_EQ(table.pooled(*column, PoolingMethod::harmonic_mean),
-                  pooled["harmonic_mean"].get<double>())
-            << what << " " << keys[c];
-        EXPECT_EQ(table.pooled(*column, PoolingMethod::min), pooled["min"].get<double>())
-            << what << " " << keys[c];
-        EXPECT_EQ(table.pooled(*column, PoolingMethod::max), pooled["max"].get<double>())
-            << what << " " << keys[c];
-    }
-}
 
 class VmafGolden : public ::testing::TestWithParam<GoldenCase> {};
 
 TEST_P(VmafGolden, DefaultModelEveryKeyEveryFrameAndPooled) {
     VQ_REQUIRE_FIXTURES(fixtures);
     const GoldenCase& c = GetParam();
-    expect_matches(score_fixture(fixtures, c.fixture, c.request), read_golden(c), c.fixture);
+    expect_matches(score_fixture(fixtures, c.fixture, {c.request}), read_golden(c), c.fixture);
 }
 
 // Threads and the CPU's scheduling never change a score.
 TEST_P(VmafGolden, OneThreadGivesTheSameBits) {
     VQ_REQUIRE_FIXTURES(fixtures);
     const GoldenCase& c = GetParam();
-    expect_matches(score_fixture(fixtures, c.fixture, c.request, {.threads = 1}), read_golden(c),
+    expect_matches(score_fixture(fixtures, c.fixture, {c.request}, {.threads = 1}), read_golden(c),
                    c.fixture + " --threads 1");
 }
 
@@ -89,9 +51,9 @@ TEST(VmafCli, DefaultRunWritesTheReferenceKeysInOrder) {
 TEST(VmafCli, SubsampleScoresTheSelectedFramesWithMotionFromEveryFrame) {
     VQ_REQUIRE_FIXTURES(fixtures);
     const ScoreTable every =
-        score_fixture(fixtures, "testsrc_576x324_8b_420", "version=vmaf_v0.6.1");
-    const ScoreTable sub = score_fixture(fixtures, "testsrc_576x324_8b_420", "version=vmaf_v0.6.1",
-                                         {.threads = 2, .subsample = 3});
+        score_fixture(fixtures, "testsrc_576x324_8b_420", {"version=vmaf_v0.6.1"});
+    const ScoreTable sub = score_fixture(fixtures, "testsrc_576x324_8b_420",
+                                         {"version=vmaf_v0.6.1"}, {.threads = 2, .subsample = 3});
     const auto column = every.find("vmaf");
     for (std::size_t f = 0; f < every.frame_count(); f += 3)
         EXPECT_EQ(sub.value(*sub.find("vmaf"), f), every.value(*column, f)) << "frame " << f;

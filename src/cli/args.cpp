@@ -130,6 +130,9 @@ Arguments parse_arguments(int argc, char** argv) {
                    "number format: legacy (libvmaf's), max (%.17g) or N (%.Ng)");
     app.add_flag("--list-features", args.list_features,
                  "list the features, their backends and options");
+    app.add_flag("--list-models", args.list_models,
+                 "list the built-in models (for -m version=NAME), each with its intended display, "
+                 "viewing distance and frame rate");
     app.add_flag("--demo", args.demo, "score a built-in synthetic clip (no input files needed)");
 
     try {
@@ -138,7 +141,7 @@ Arguments parse_arguments(int argc, char** argv) {
         throw usage_error(first_line(e.what()));
     }
     args.help_text = app.help();
-    if (args.help || args.version || args.list_features) return args;
+    if (args.help || args.version || args.list_features || args.list_models) return args;
     if (no_prediction && !models.empty())
         throw usage_error("--no_prediction and --model contradict each other");
 

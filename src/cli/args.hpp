@@ -43,6 +43,7 @@ struct Arguments {
     bool no_prediction = false;  // -n: the models' features are computed, their scores are not
     bool quiet = false;
     bool list_features = false;
+    bool list_models = false;
     bool demo = false;
     bool version = false;
     bool help = false;

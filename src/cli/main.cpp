@@ -18,6 +18,7 @@
 #include "io/frame_source.hpp"
 #include "io/open_video.hpp"
 #include "io/scale.hpp"
+#include "model/model.hpp"
 #include "vq/error.hpp"
 #include "vq/synthetic.hpp"
 
@@ -179,6 +180,10 @@ int run(int argc, char** argv) {
     }
     if (args.list_features) {
         std::cout << describe_features();
+        return 0;
+    }
+    if (args.list_models) {
+        std::cout << model::describe_models();
         return 0;
     }
     const bool terminal = isatty(STDERR_FILENO);

@@ -1,5 +1,5 @@
-// VMAF models (spec/vmaf.md §4, §5, §8): loading model files and bootstrap collections, and the
-// per-frame nu-SVR prediction with its transform and clip.
+// VMAF models (spec/vmaf.md §4, §5, §8; spec/vmaf-v1.md): loading model files and bootstrap
+// collections, and the per-frame nu-SVR prediction with its chroma correction, transform and clip.
 //
 // Typical use:
 //   const vq::model::ModelSet set =
@@ -72,7 +72,7 @@ struct Svm {
 
 struct ModelFeature {
     std::string name;       // as the file names it, e.g. VMAF_integer_feature_adm2_score
-    std::string extractor;  // the registry feature that provides it: "adm", "motion" or "vif"
+    std::string extractor;  // the registry feature that provides it: "adm", "cambi", "motion" ...
     // Options for that extractor (the file's feature_opts_dicts, then the request's overrides), as
     // text bind_options accepts: numbers %g, booleans true/false, strings verbatim.
     std::vector<std::pair<std::string, std::string>> options;
@@ -83,6 +83,14 @@ struct ModelFeature {
 
     // "vif=vif_enhn_gain_limit=1": the same extractor run as a --feature string.
     std::string request_text() const;
+};
+
+// spec/vmaf-v1.md §4.2: a frame whose speed_chroma feature de-normalises to exactly 0 (no usable
+// chroma) gets parameter·(1 − adm3) in its place before the SVM.
+struct ChromaCorrection {
+    double parameter = 0;   // chroma_correction_parameter, never 0
+    std::size_t speed = 0;  // index in Model::features of the corrected feature ("speed_chroma")
+    std::size_t adm3 = 0;   // index of the feature that guides it ("adm3")
 };
 
 struct Model {
@@ -96,6 +104,7 @@ struct Model {
     double clip_max = 0;
     bool transform_enabled = false;  // score_transform.enabled, or enable_transform requested
     Transform transform;
+    std::optional<ChromaCorrection> chroma_correction;  // needs norm linear_rescale
     Svm svm;
 };
 
@@ -122,6 +131,13 @@ ModelSet load(const ModelRequest& request);
 // names for an unknown one.
 std::string_view builtin(std::string_view version);
 std::vector<std::string_view> builtin_names();  // sorted
+
+// One line on what a built-in model is for (display, viewing distance, frame rate); empty for a
+// name that is not built in.
+std::string_view builtin_use(std::string_view version);
+
+// Every built-in model, one per line: its name and its use (vq --list-models).
+std::string describe_models();
 
 // §5: one frame's score from its features (in model.features order). Allocation-free.
 double predict(const Model& model, std::span<const double> features);

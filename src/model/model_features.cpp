@@ -7,8 +7,11 @@
 namespace vq::model::detail {
 namespace {
 
-constexpr std::array<FeatureBinding, 7> bindings = {{
+constexpr std::array<FeatureBinding, 10> bindings = {{
+    {"Cambi_feature_cambi_score", "cambi", "cambi"},
+    {"Speed_chroma_feature_speed_chroma_uv_score", "speed_chroma", "speed_chroma_uv"},
     {"VMAF_integer_feature_adm2_score", "adm", "integer_adm2"},
+    {"VMAF_integer_feature_adm3_score", "adm", "integer_adm3"},
     {"VMAF_integer_feature_motion2_score", "motion", "integer_motion2"},
     {"VMAF_integer_feature_motion3_score", "motion", "integer_motion3"},
     {"VMAF_integer_feature_vif_scale0_score", "vif", "integer_vif_scale0"},
@@ -26,8 +29,10 @@ const FeatureBinding* find_binding(std::string_view name) {
 }
 
 std::string_view known_feature_names() {
-    return "VMAF_integer_feature_adm2_score, VMAF_integer_feature_motion2_score, "
-           "VMAF_integer_feature_motion3_score, VMAF_integer_feature_vif_scale{0..3}_score";
+    return "Cambi_feature_cambi_score, Speed_chroma_feature_speed_chroma_uv_score, "
+           "VMAF_integer_feature_adm2_score, VMAF_integer_feature_adm3_score, "
+           "VMAF_integer_feature_motion2_score, VMAF_integer_feature_motion3_score, "
+           "VMAF_integer_feature_vif_scale{0..3}_score";
 }
 
 }  // namespace vq::model::detail

@@ -1,4 +1,4 @@
-// The model feature names vq can provide (spec/vmaf.md §1, §6): which registry extractor computes
+// The model feature names vq can provide (spec/vmaf.md §1, §6; spec/vmaf-v1.md §1): which registry extractor computes
 // each one and the output name its value is written under.
 #pragma once
 

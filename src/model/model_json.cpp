@@ -2,6 +2,7 @@
 // name, flags and feature overrides applied.
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <string>
 
 #include <fmt/format.h>
@@ -26,9 +27,13 @@ const Json* find(const Json& object, std::string_view key) {
     return it == object.end() || it->is_null() ? nullptr : &*it;
 }
 
-std::string format_g(double value) {
+// spec/vmaf-v1.md §2: libvmaf reads a model's option numbers with strtof and prints them back with
+// %g, so an option keeps at most 6 significant digits of its float. (Rounding the parsed double
+// rather than the text to float differs from strtof only for text within one double rounding of
+// the midpoint between two floats.)
+std::string format_option_number(float value) {
     char text[32];
-    std::snprintf(text, sizeof text, "%g", value);
+    std::snprintf(text, sizeof text, "%g", double(value));
     return text;
 }
 
@@ -81,6 +86,9 @@ public:
             read_transform(*transform, model);
         }
 
+        if (const Json* p = find(d, "chroma_correction_parameter"))
+            model.chroma_correction = chroma_correction(*p, model);
+
         const Json* svm = find(d, "model");
         if (!svm || !svm->is_string()) fail("model", "missing or not a string");
         model.svm = detail::parse_libsvm(svm->get_ref<const std::string&>(), n, budget_, where_);
@@ -103,6 +111,13 @@ private:
         const double number = value.get<double>();
         if (!std::isfinite(number)) fail(field, "not a finite number");
         return number;
+    }
+
+    float float_option(const Json& value, std::string_view field) const {
+        const double number = finite(value, field);
+        if (std::fabs(number) > double(std::numeric_limits<float>::max()))
+            fail(field, "out of the float range");
+        return float(number);
     }
 
     std::vector<double> numbers(const Json& d, std::string_view key, std::size_t count) const {
@@ -157,10 +172,8 @@ private:
             std::string text;
             if (value.is_boolean())
                 text = value.get<bool>() ? "true" : "false";
-            else if (value.is_number_integer())
-                text = value.dump();
             else if (value.is_number())
-                text = format_g(finite(value, where));
+                text = format_option_number(float_option(value, where));
             else if (value.is_string())
                 text = value.get<std::string>();
             else
@@ -170,6 +183,27 @@ private:
             options.emplace_back(key, std::move(text));
         }
         return options;
+    }
+
+    // spec/vmaf-v1.md §4.2: the corrected feature is the first whose name contains "speed_chroma",
+    // its guide the first containing "adm3". libvmaf scores no frame at all when the parameter is
+    // 0, so such a file is refused rather than run.
+    ChromaCorrection chroma_correction(const Json& value, const Model& model) const {
+        const std::string_view field = "chroma_correction_parameter";
+        ChromaCorrection correction;
+        correction.parameter = finite(value, field);
+        if (correction.parameter == 0)
+            fail(field, "is 0 (libvmaf would score no frame; leave the key out instead)");
+        if (model.norm != Norm::linear_rescale)
+            fail(field, "needs norm_type linear_rescale (it de-normalises the features)");
+        const auto index_of = [&](std::string_view part) {
+            for (std::size_t k = 0; k < model.features.size(); ++k)
+                if (model.features[k].name.find(part) != std::string::npos) return k;
+            fail(field, fmt::format("needs a feature whose name contains '{}'", part));
+        };
+        correction.speed = index_of("speed_chroma");
+        correction.adm3 = index_of("adm3");
+        return correction;
     }
 
     // out_lte_in / out_gte_in are the strings "true"/"false" in the shipped files.

@@ -1,5 +1,6 @@
-// Per-frame prediction of one model (spec/vmaf.md §5), in the spec's operation order: the result
-// must match the reference bit for bit, so nothing here may be reassociated or fused.
+// Per-frame prediction of one model (spec/vmaf.md §5, spec/vmaf-v1.md §4), in the spec's operation
+// order: the result must match the reference bit for bit, so nothing here may be reassociated or
+// fused.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -33,6 +34,19 @@ double transform(const Transform& t, double y) {
     return z;
 }
 
+// spec/vmaf-v1.md §4.2, on the normalised features: the round-tripped speed value is compared
+// with exactly 0, and the round-tripped adm3 (not the raw feature) guides the replacement.
+void correct_chroma(const Model& model, std::span<double> x) {
+    const ChromaCorrection& c = *model.chroma_correction;
+    const double speed_slope = model.slopes[c.speed + 1];
+    const double speed_intercept = model.intercepts[c.speed + 1];
+    const double speed = (x[c.speed] - speed_intercept) / speed_slope;
+    if (speed != 0.0) return;
+    const double adm3 = (x[c.adm3] - model.intercepts[c.adm3 + 1]) / model.slopes[c.adm3 + 1];
+    const double replacement = (-c.parameter * adm3) + c.parameter;
+    x[c.speed] = speed_slope * replacement + speed_intercept;
+}
+
 }  // namespace
 
 double predict_unfinished(const Model& model, std::span<const double> features) {
@@ -44,6 +58,7 @@ double predict_unfinished(const Model& model, std::span<const double> features) 
     std::array<double, max_features> x;
     for (std::size_t k = 0; k < n; ++k)
         x[k] = rescale ? model.slopes[k + 1] * features[k] + model.intercepts[k + 1] : features[k];
+    if (model.chroma_correction) correct_chroma(model, std::span(x.data(), n));
 
     const Svm& svm = model.svm;
     const double minus_gamma = -svm.gamma;  // negation is exact: (−γ)·d as the spec writes it

@@ -178,6 +178,16 @@ std::vector<GoldenCase> ssim_golden_cases() {
     return cases;
 }
 
+// "vmaf_v1_hfr_3d0h" is the golden's name for version=vmaf_v1.0.16_hfr_3d0h.
+std::vector<GoldenCase> vmaf_v1_golden_cases() {
+    std::vector<GoldenCase> cases;
+    for (const V1Golden& v1 : vmaf_v1_goldens())
+        cases.push_back(
+            golden(v1.fixture, v1.model,
+                   "version=vmaf_v1.0.16_" + v1.model.substr(std::string("vmaf_v1_").size())));
+    return cases;
+}
+
 // SpEED (spec/speed.md): defaults on every clip, the prescale methods, kernel scales and weighting
 // modes on two of them, and the v1.0.16 models' options. odd_641x359's golden read 320x179 chroma
 // planes (INDEX.md), not the 321x180 the y4m holds.

@@ -45,6 +45,9 @@ std::vector<GoldenCase> speed_golden_cases();   // speed_chroma (every option) a
 std::vector<std::string> speed_outputs(
     const GoldenCase& c);  // unsuffixed, as the golden names them
 
+// The v1.0.16 model goldens; the request is the model string (version=vmaf_v1.0.16_...).
+std::vector<GoldenCase> vmaf_v1_golden_cases();
+
 // The golden file, parsed (shared/golden must be present).
 nlohmann::json read_golden(const GoldenCase& c);
 

@@ -18,6 +18,7 @@ extern "C" {
 #include "io/ffmpeg_pixels.hpp"
 #include "io/ffmpeg_util.hpp"
 #include "io/recycling_allocator.hpp"
+#include "io/sample_range.hpp"
 #include "vq/error.hpp"
 
 namespace vq {
@@ -96,6 +97,7 @@ public:
             if (!buffer) throw std::bad_alloc();
             Picture picture(format_, std::move(buffer));
             copy_frame(*frame_, picture);
+            check_sample_range(format_, picture.data(), path_, index_);
             release_frame();
             return picture;
         });
@@ -293,7 +295,12 @@ private:
                     fail_frame("the file is damaged: FFmpeg reports '" + damage + "'");
                 return true;
             }
-            if (received == AVERROR_EOF) return false;
+            if (received == AVERROR_EOF) {
+                // The demuxer's word that the file stops short comes with the end of its packets.
+                if (std::string damage = log_.take(); !damage.empty())
+                    fail_frame("the file ends too early: FFmpeg reports '" + damage + "'");
+                return false;
+            }
             if (received != AVERROR(EAGAIN)) fail_frame("decoding failed", received);
             if (draining_) fail_frame("the decoder stopped without finishing the stream");
             feed();

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <mutex>
 #include <new>
+#include <string_view>
 #include <utility>
 
 extern "C" {
@@ -21,8 +22,17 @@ namespace {
 // its own last message so that two inputs opened or decoded at once do not swap explanations.
 thread_local std::string last_error;
 
+// Demuxers report a file that stops short only as a warning, and some (Matroska's) then end the
+// stream quietly at the last whole packet: these warnings are damage too.
+bool reports_truncation(std::string_view text) {
+    for (const std::string_view phrase :
+         {"ended prematurely", "ends prematurely", "partial file", "truncated", "Packet corrupt"})
+        if (text.find(phrase) != std::string_view::npos) return true;
+    return false;
+}
+
 void log_callback(void* context, int level, const char* format, std::va_list arguments) {
-    if (level > AV_LOG_ERROR) return;
+    if (level > AV_LOG_WARNING) return;
     char line[1024];
     int print_prefix = 0;  // the "[h264 @ 0x...]" prefix means nothing to a user
     std::va_list copy;
@@ -34,7 +44,7 @@ void log_callback(void* context, int level, const char* format, std::va_list arg
     std::string text(line);
     while (!text.empty() && (text.back() == '\n' || text.back() == ' ' || text.back() == '.'))
         text.pop_back();
-    if (text.empty()) return;
+    if (text.empty() || (level > AV_LOG_ERROR && !reports_truncation(text))) return;
     if (context) {
         // Only contexts whose opaque vq sets (open_ffmpeg's) carry a LogSink there.
         const AVClass* kind = *static_cast<const AVClass* const*>(context);

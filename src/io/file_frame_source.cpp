@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "io/recycling_allocator.hpp"
+#include "io/sample_range.hpp"
 #include "vq/error.hpp"
 
 namespace vq {
@@ -38,6 +39,7 @@ std::optional<Picture> FileFrameSource::next() {
         if (!begin_frame(index_)) return std::nullopt;
         FrameBuffer buffer = allocate();
         if (!read_samples(buffer.get())) return std::nullopt;
+        check_sample_range(format_, buffer.get(), path(), index_);
         ++index_;
         return Picture(format_, std::move(buffer));
     });
@@ -67,6 +69,7 @@ std::optional<Picture> FileFrameSource::read_frame_at(const FrameLayout& layout,
     try {
         FrameBuffer buffer = allocate();
         if (!read_regular_frame(file_, layout, n, buffer.get())) return std::nullopt;
+        check_sample_range(format_, buffer.get(), path(), n);
         return Picture(format_, std::move(buffer));
     } catch (...) {
         return std::nullopt;  // the sequential reader meets the same failure and reports it

@@ -16,10 +16,13 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <system_error>
 #include <thread>
 #include <utility>
 #include <variant>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "io/file_frame_source.hpp"
 #include "io/frame_source.hpp"
@@ -77,8 +80,15 @@ private:
     bool started() const { return !readers_.empty(); }
 
     std::optional<Picture> take() {
+        if (!finished_ && !started()) {
+            try {
+                start();
+            } catch (...) {
+                finished_ = true;  // the same error on every later call
+                failure_ = std::current_exception();
+            }
+        }
         if (!finished_) {
-            if (!started()) start();
             Item item = pop();
             if (auto* picture = std::get_if<Picture>(&item)) return std::move(*picture);
             finished_ = true;
@@ -97,7 +107,13 @@ private:
         // already running know how many they are.
         std::lock_guard lock(mutex_);
         for (std::size_t i = 0; i < count; ++i) {
-            readers_.emplace_back([this] { read(); });
+            try {
+                readers_.emplace_back([this] { read(); });
+            } catch (const std::system_error& e) {
+                // Those started stop when this source is destroyed, as the error unwinds.
+                throw runtime_error(fmt::format("'{}': cannot start a reading thread: {}",
+                                                source_->path(), e.code().message()));
+            }
             ++positional_readers_;
         }
     }

@@ -25,8 +25,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             if (k % 3 == 2) {
                 table.add_aggregate(name, 1.5);
             } else {
+                // As a session does: every column holds frame 0 (the JSON frames array starts
+                // with it), later frames may lack a value.
                 const std::size_t column = table.add_column(name);
-                table.set(column, k % 2, 0.25);
+                table.set(column, 0, 0.25);
+                if (k % 2) table.set(column, 1, -1.0);
             }
         } catch (const vq::Error&) {
             continue;  // refused: nothing written

@@ -226,7 +226,7 @@ def try_leftovers(c):
 
 def try_scores(c):
     k = "5 no quiet wrong score"
-    width, height = 64, 48
+    width, height = 256, 144  # CAMBI wants a side of 216 or more
     good = c.write("good10.y4m", y4m(width, height, 3, 10))
     plane_u = width * height * 2
     for frame, offset, plane in ((0, 10, "Y"), (1, plane_u + 140, "U"),
@@ -245,13 +245,15 @@ def try_scores(c):
                    one_line_error(r, 1, os.path.basename(raw), "frame %d" % frame, "plane " + plane))
     if shutil.which("ffmpeg"):
         for name, args in (("streamed.mkv", "-c:v ffv1 -f matroska"), ("seekable.mkv", "-c:v ffv1"),
-                           ("raw.avi", "-c:v rawvideo -f avi"), ("raw.nut", "-c:v rawvideo -f nut"),
-                           ("ffv1.nut", "-c:v ffv1 -f nut"), ("mpeg4.avi", "-c:v mpeg4 -f avi")):
+                           ("raw.avi", "-c:v rawvideo"), ("raw.nut", "-c:v rawvideo -f nut"),
+                           ("ffv1.nut", "-c:v ffv1 -f nut"), ("mpeg4.avi", "-c:v mpeg4")):
             whole = c.path("whole_" + name)
             target = "pipe:1 > " + shlex_quote(whole) if "-f" in args else shlex_quote(whole)
             subprocess.run("ffmpeg -hide_banner -nostdin -loglevel error -y -f lavfi -i "
                            "testsrc=size=64x48:rate=25 -frames:v 20 -pix_fmt yuv420p %s %s"
                            % (args, target), shell=True, check=True)
+            r = run(c.vq, ["-r", whole, "-d", whole, "-q", "--feature", "psnr"])
+            c.case(k, "whole %s scores" % name, r.status == 0)
             data = open(whole, "rb").read()
             for fraction in (0.5, 0.7, 0.9):
                 cut = c.write("cut%d_%s" % (fraction * 10, name), data[:int(len(data) * fraction)])

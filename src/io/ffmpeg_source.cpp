@@ -69,7 +69,10 @@ public:
         open_decoder(options);
         packet_ = make_packet();
         frame_ = make_frame();
-        log_.take();  // what opening logged (probing other streams, say) is not damage to a frame
+        // What opening logged (probing other streams, say) is not damage to a frame, unless it
+        // says that the file stops short: the end of the stream then reports it.
+        if (std::string opening = log_.take(); reports_truncation(opening))
+            cut_short_ = std::move(opening);
         have_frame_ = decode();  // its errors name frame 0
         if (!have_frame_) fail_open("no frame could be decoded");
         std::string why;
@@ -130,6 +133,9 @@ private:
     void open_container() {
         AVFormatContext* context = avformat_alloc_context();
         if (!context) throw std::bad_alloc();
+        // From the start: what the demuxer says while reading the header counts too (NUT's
+        // missing index, which is all a file cut short may show).
+        context->opaque = &log_;
         Dictionary options;
         if (memory_) {
             constexpr int buffer_bytes = 64 * 1024;
@@ -163,7 +169,6 @@ private:
             fail_open("not a video file FFmpeg can read", opened);
         }
         format_context_.reset(context);
-        context->opaque = &log_;
         if (const int found = avformat_find_stream_info(context, nullptr); found < 0)
             fail_open("cannot find its streams", found);
     }
@@ -296,9 +301,14 @@ private:
                 return true;
             }
             if (received == AVERROR_EOF) {
-                // The demuxer's word that the file stops short comes with the end of its packets.
-                if (std::string damage = log_.take(); !damage.empty())
-                    fail_frame("the file ends too early: FFmpeg reports '" + damage + "'");
+                // The demuxer's word that the file stops short comes with the end of its packets,
+                // or came when it was opened.
+                std::string damage = log_.take();
+                if (damage.empty()) damage = cut_short_;
+                if (!damage.empty()) {
+                    take_logged_error();  // the same message
+                    fail_frame("the file is truncated: FFmpeg reports '" + damage + "'");
+                }
                 return false;
             }
             if (received != AVERROR(EAGAIN)) fail_frame("decoding failed", received);
@@ -365,6 +375,7 @@ private:
     bool draining_ = false;    // the demuxer is done; the decoder is giving out what it holds
     bool ended_ = false;
     bool count_is_exact_ = false;  // info_.frame_count is stored in the container, not estimated
+    std::string cut_short_;        // what FFmpeg said on opening about the file stopping short
     std::exception_ptr failure_;
 };
 

@@ -22,15 +22,6 @@ namespace {
 // its own last message so that two inputs opened or decoded at once do not swap explanations.
 thread_local std::string last_error;
 
-// Demuxers report a file that stops short only as a warning, and some (Matroska's) then end the
-// stream quietly at the last whole packet: these warnings are damage too.
-bool reports_truncation(std::string_view text) {
-    for (const std::string_view phrase :
-         {"ended prematurely", "ends prematurely", "partial file", "truncated", "Packet corrupt"})
-        if (text.find(phrase) != std::string_view::npos) return true;
-    return false;
-}
-
 void log_callback(void* context, int level, const char* format, std::va_list arguments) {
     if (level > AV_LOG_WARNING) return;
     char line[1024];
@@ -57,6 +48,13 @@ void log_callback(void* context, int level, const char* format, std::va_list arg
 }
 
 }  // namespace
+
+bool reports_truncation(std::string_view text) {
+    for (const std::string_view phrase : {"ended prematurely", "ends prematurely", "partial file",
+                                          "truncated", "Packet corrupt", "no index at the end"})
+        if (text.find(phrase) != std::string_view::npos) return true;
+    return false;
+}
 
 FramePtr make_frame() {
     FramePtr frame(av_frame_alloc());

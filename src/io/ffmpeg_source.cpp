@@ -106,14 +106,9 @@ public:
         });
     }
 
-    // A compressed frame can only be stepped over by decoding it.
-    bool skip() override {
-        return guarded([this] {
-            if (!advance()) return false;
-            release_frame();
-            return true;
-        });
-    }
+    // A compressed frame can only be stepped over by decoding it, and then it is checked as a
+    // frame read is, so that read_ahead's readers, which read every frame, find what this finds.
+    bool skip() override { return next().has_value(); }
 
     void set_allocator(BufferAllocator allocator) override {
         allocator_ = allocator ? std::move(allocator) : recycling_allocator();

@@ -36,13 +36,26 @@ auto FileFrameSource::guarded(Step step) {
 
 std::optional<Picture> FileFrameSource::next() {
     return guarded([this]() -> std::optional<Picture> {
-        if (!begin_frame(index_)) return std::nullopt;
-        FrameBuffer buffer = allocate();
-        if (!read_samples(buffer.get())) return std::nullopt;
-        check_sample_range(format_, buffer.get(), path(), index_);
-        ++index_;
-        return Picture(format_, std::move(buffer));
+        std::optional<Picture> picture = read_next();
+        if (picture) check_samples(*picture, index_ - 1);
+        return picture;
     });
+}
+
+std::optional<Picture> FileFrameSource::next_unchecked() {
+    return guarded([this] { return read_next(); });
+}
+
+void FileFrameSource::check_samples(const Picture& picture, std::size_t index) const {
+    check_sample_range(format_, picture.data(), path(), index);
+}
+
+std::optional<Picture> FileFrameSource::read_next() {
+    if (!begin_frame(index_)) return std::nullopt;
+    FrameBuffer buffer = allocate();
+    if (!read_samples(buffer.get())) return std::nullopt;
+    ++index_;
+    return Picture(format_, std::move(buffer));
 }
 
 bool FileFrameSource::skip() {
@@ -69,7 +82,6 @@ std::optional<Picture> FileFrameSource::read_frame_at(const FrameLayout& layout,
     try {
         FrameBuffer buffer = allocate();
         if (!read_regular_frame(file_, layout, n, buffer.get())) return std::nullopt;
-        check_sample_range(format_, buffer.get(), path(), n);
         return Picture(format_, std::move(buffer));
     } catch (...) {
         return std::nullopt;  // the sequential reader meets the same failure and reports it

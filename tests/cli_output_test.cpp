@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
@@ -140,6 +141,8 @@ TEST(CliOutput, FullDeviceIsAOneLineRunTimeError) {
     EXPECT_TRUE(S_ISCHR(info.st_mode)) << "the device node was replaced by a file";
 }
 
+std::string last_log;  // what the last vq that a signal ended said
+
 // vq reading its distorted input from a FIFO this test feeds, so that it is surely mid-run.
 struct RunningVq {
     pid_t pid = -1;
@@ -173,14 +176,18 @@ RunningVq start_vq_on_fifo(const Clip& clip, const fs::path& fifo, const fs::pat
     return run;
 }
 
-void expect_clean_exit_on(int signal, int status, const std::string& name) {
+// Sends `signal` to a vq that is mid-run and returns how it ended; the folder must then hold no
+// partial output file.
+int wait_status_after(int signal, const std::string& name) {
     const Clip clip = make_clip("cli_output_" + name);
     const fs::path fifo = clip.dir / "dist.fifo", out = clip.dir / "out.json",
                    log = clip.dir / "log";
-    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0) << std::strerror(errno);
+    EXPECT_EQ(::mkfifo(fifo.c_str(), 0600), 0) << std::strerror(errno);
     const RunningVq run = start_vq_on_fifo(clip, fifo, out, log);
-    ASSERT_GT(run.pid, 0) << "cannot start vq";
-    ASSERT_GE(run.feed, 0) << "vq never opened its input";
+    if (run.pid <= 0 || run.feed < 0) {
+        ADD_FAILURE() << "cannot start vq, or it never opened its input";
+        return -1;
+    }
     // A header and one frame: vq is then waiting for the second, its output file open.
     const std::string first = test::y4m_file(clip_header, clip_format, 1);
     const auto previous_handler = ::signal(SIGPIPE, SIG_IGN);  // vq may have failed and gone
@@ -189,17 +196,25 @@ void expect_clean_exit_on(int signal, int status, const std::string& name) {
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
     ::kill(run.pid, signal);
     int wait_status = 0;
-    ASSERT_EQ(::waitpid(run.pid, &wait_status, 0), run.pid);
+    EXPECT_EQ(::waitpid(run.pid, &wait_status, 0), run.pid);
     ::close(run.feed);
-    ASSERT_TRUE(WIFEXITED(wait_status))
-        << "vq died of signal " << WTERMSIG(wait_status) << " instead of exiting";
-    EXPECT_EQ(WEXITSTATUS(wait_status), status);
-    const std::string said = test::read_file(log);
-    EXPECT_NE(said.find("vq: "), std::string::npos) << said;
-    EXPECT_NE(said.find(name == "sigint" ? "SIGINT" : "SIGTERM"), std::string::npos) << said;
     EXPECT_EQ(names_in(clip.dir),
               (std::set<std::string>{"ref.y4m", "dist.y4m", "dist.fifo", "log"}))
         << "a partial output file was left behind";
+    last_log = test::read_file(log);
+    return wait_status;
+}
+
+void expect_clean_exit_on(int signal, int status, const std::string& name) {
+    const int wait_status = wait_status_after(signal, name);
+    ASSERT_TRUE(WIFEXITED(wait_status))
+        << "vq died of signal " << WTERMSIG(wait_status) << " instead of exiting";
+    EXPECT_EQ(WEXITSTATUS(wait_status), status);
+    EXPECT_NE(last_log.find("vq: "), std::string::npos) << last_log;
+    std::string upper = name;
+    for (char& c : upper) c = char(std::toupper(static_cast<unsigned char>(c)));
+    EXPECT_NE(last_log.find("(" + upper + ")"), std::string::npos) << last_log;
+    EXPECT_EQ(std::count(last_log.begin(), last_log.end(), '\n'), 1) << last_log;
 }
 
 TEST(CliOutput, SigintLeavesNothingBehindAndExits130) {
@@ -208,6 +223,28 @@ TEST(CliOutput, SigintLeavesNothingBehindAndExits130) {
 
 TEST(CliOutput, SigtermLeavesNothingBehindAndExits143) {
     expect_clean_exit_on(SIGTERM, 143, "sigterm");
+}
+
+// Every other signal whose default action ends a process ends vq the same way.
+TEST(CliOutput, EveryEndingSignalLeavesNothingBehind) {
+    for (const auto& [signal, name] :
+         {std::pair{SIGHUP, "sighup"}, std::pair{SIGQUIT, "sigquit"}, std::pair{SIGUSR1, "sigusr1"},
+          std::pair{SIGUSR2, "sigusr2"}, std::pair{SIGALRM, "sigalrm"}}) {
+        SCOPED_TRACE(name);
+        expect_clean_exit_on(signal, 128 + signal, name);
+    }
+}
+
+// A crash ends vq as the signal would (a core dump where enabled) after its line; SIGKILL cannot
+// be caught, and the report, written to an unnamed file, has no name to leave behind.
+TEST(CliOutput, CrashesAndSigkillLeaveNothingBehind) {
+    for (const auto& [signal, name] : {std::pair{SIGSEGV, "sigsegv"}, std::pair{SIGBUS, "sigbus"},
+                                       std::pair{SIGKILL, "sigkill"}}) {
+        SCOPED_TRACE(name);
+        const int wait_status = wait_status_after(signal, name);
+        ASSERT_TRUE(WIFSIGNALED(wait_status));
+        EXPECT_EQ(WTERMSIG(wait_status), signal);
+    }
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -32,15 +33,22 @@ struct FeatureReceipt {
     std::vector<ReceiptNote> notes = {};  // filled when the run finishes
 };
 
+// Whether `name` can be written as it is in every output format: an XML attribute name, a JSON
+// key and a CSV header cell without quoting. Letters, digits, '_', '.' and '-', not starting with
+// a digit, '.' or '-', at most 256 bytes.
+bool is_report_name(std::string_view name);
+
 class ScoreTable {
 public:
     // Adds an output column (if new) and returns its index. Columns keep their first-added order.
+    // Throws vq::Error (usage) for a name that is not is_report_name().
     std::size_t add_column(const std::string& name);
     void set(std::size_t column, std::size_t frame, double value);
+    // Throws vq::Error (usage) for a name that is not is_report_name().
     void add_aggregate(const std::string& name, double value);
 
-    std::size_t column_count() const { return names_.size(); }
-    const std::string& name(std::size_t column) const { return names_[column]; }
+    std::size_t column_count() const { return columns_.size(); }
+    const std::string& name(std::size_t column) const { return columns_[column].name; }
     std::optional<std::size_t> find(const std::string& name) const;
     std::optional<double> value(std::size_t column, std::size_t frame) const;
     const std::vector<std::pair<std::string, double>>& aggregates() const { return aggregates_; }
@@ -63,8 +71,14 @@ public:
     int height = 0;
 
 private:
-    std::vector<std::string> names_;
-    std::vector<std::vector<std::optional<double>>> values_;  // [column][frame]
+    // A run's scores, compact because a run may be millions of frames long: 8 bytes and a bit
+    // per frame and column, nothing else per frame.
+    struct Column {
+        std::string name;
+        std::vector<double> values;  // [frame]; meaningless where `present` is false
+        std::vector<bool> present;   // [frame]
+    };
+    std::vector<Column> columns_;
     std::vector<std::pair<std::string, double>> aggregates_;
     std::size_t frame_count_ = 0;
     std::size_t subsample_ = 1;

@@ -32,7 +32,7 @@ struct ReadAheadPlan {
 };
 
 struct SessionConfig {
-    unsigned threads = 0;       // CPU worker threads; 0 = every core
+    unsigned threads = 0;       // CPU worker threads; 0 = every core, and at most one per core
     std::size_t subsample = 1;  // score only frames whose index is a multiple of this
     Backend backend = Backend::cpu;
     int gpu = 0;  // CUDA device ordinal

@@ -1,5 +1,8 @@
 #include "cli/args.hpp"
 
+#include <algorithm>
+#include <thread>
+
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
@@ -55,6 +58,8 @@ void collect_requests(const CLI::App& app, const std::vector<std::string>& featu
     }
 }
 
+unsigned hardware_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
+
 // CLI11 explains failures over several lines; vq's errors are one line.
 std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
 
@@ -90,9 +95,9 @@ Arguments parse_arguments(int argc, char** argv) {
                    "scale the distorted video to WxH (the reference's size) with libswscale: WxH "
                    "or WxH:filter "
                    "(bicubic by default; bilinear, lanczos, neighbor, area, spline ...)");
-    app.add_option(
-        "--decode-threads", args.decode_threads,
-        "FFmpeg decoder threads per input (default: FFmpeg's choice, about one per core)");
+    app.add_option("--decode-threads", args.decode_threads,
+                   "FFmpeg decoder threads per input (default: FFmpeg's choice, about one per "
+                   "core; at most one per core)");
     std::vector<std::string> features, models, aom_ctc, nflx_ctc;
     app.add_option("--feature", features,
                    "feature to compute: NAME or NAME=key=val:key=val (repeatable)");
@@ -112,7 +117,8 @@ Arguments parse_arguments(int argc, char** argv) {
     app.add_flag("--json", json, "output format JSON");
     app.add_flag("--csv", csv, "output format CSV");
     app.add_flag("--sub", sub, "output format SUB (MicroDVD subtitles)");
-    app.add_option("--threads", threads, "CPU worker threads (default: every core)")
+    app.add_option("--threads", threads,
+                   "CPU worker threads (default: every core; more than one per core is capped)")
         ->check(CLI::PositiveNumber);
     app.add_option("--subsample", subsample, "score only every Nth frame")
         ->check(CLI::PositiveNumber);
@@ -142,6 +148,8 @@ Arguments parse_arguments(int argc, char** argv) {
     }
     args.help_text = app.help();
     if (args.help || args.version || args.list_features || args.list_models) return args;
+    if (app.count("--output") > 0 && args.output.empty())
+        throw usage_error("-o/--output: empty file name");
     if (no_prediction && !models.empty())
         throw usage_error("--no_prediction and --model contradict each other");
 
@@ -157,6 +165,8 @@ Arguments parse_arguments(int argc, char** argv) {
     args.number_style = parse_precision(precision);
     args.session.backend = parse_backend(backend);
     args.session.threads = threads;
+    // More decoder threads than cores only take turns on them (and each holds frames).
+    args.decode_threads = std::min(args.decode_threads, hardware_threads());
     args.session.subsample = subsample;
     args.session.gpu = gpu;
     args.loop = {frame_cnt, skip_ref, skip_dist};

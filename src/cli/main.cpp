@@ -5,8 +5,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <new>
 #include <optional>
-#include <sstream>
+#include <system_error>
 
 #include <fmt/format.h>
 
@@ -48,7 +49,7 @@ OpenedInput open_input(const Arguments& args, const std::string& path) {
             std::cerr << fmt::format(
                 "vq: warning: '{}' ends with {} bytes that are not a whole frame ({} bytes); "
                 "scoring the whole frames before them\n",
-                path, bytes, frame_bytes);
+                one_line(path), bytes, frame_bytes);
         };
     }
     return open_video(path, options);
@@ -195,11 +196,10 @@ int run(int argc, char** argv) {
     ScoreTable table = args.demo ? run_demo(args, terminal && !args.quiet)
                                  : run_files(args, terminal && !args.quiet);
     announce_receipt_notes(table);
-    if (output) {
-        std::ostringstream report;
-        write_report(report, table, args.format, args.number_style, {VQ_VERSION});
-        output->publish(report.view());
-    }
+    if (output)
+        output->publish([&](std::ostream& out) {
+            write_report(out, table, args.format, args.number_style, {VQ_VERSION});
+        });
     if ((terminal && !args.quiet) || !output) print_summary(std::cerr, table, args.number_style);
     return 0;
 }
@@ -208,13 +208,20 @@ int run(int argc, char** argv) {
 }  // namespace vq::cli
 
 int main(int argc, char** argv) {
+    using vq::one_line;
     try {
         return vq::cli::run(argc, argv);
     } catch (const vq::Error& e) {
         std::cerr << "vq: " << e.what() << "\n";
         return e.kind() == vq::ErrorKind::usage ? vq::cli::exit_usage : vq::cli::exit_runtime;
+    } catch (const std::bad_alloc&) {
+        std::cerr << "vq: out of memory (the machine or a limit such as ulimit -v gave no more)\n";
+        return vq::cli::exit_runtime;
+    } catch (const std::system_error& e) {
+        std::cerr << "vq: the system refused a resource: " << one_line(e.what()) << "\n";
+        return vq::cli::exit_runtime;
     } catch (const std::exception& e) {
-        std::cerr << "vq: " << e.what() << "\n";
+        std::cerr << "vq: " << one_line(e.what()) << "\n";
         return vq::cli::exit_runtime;
     }
 }

@@ -6,10 +6,13 @@
 #include <sys/statfs.h>
 #include <unistd.h>
 
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <ostream>
 #include <random>
+#include <streambuf>
 #include <utility>
 
 #include <fmt/format.h>
@@ -80,22 +83,37 @@ bool is_usage_errno(int error) {
            error == ENOTDIR || error == ENAMETOOLONG;
 }
 
-// Creates "<target>.<6 hex digits>.vq-partial", registered for removal on a signal before it
-// exists, so an interrupt at any moment leaves none behind. 0666 lets the umask decide the mode
-// of a new file, as for any file a program creates.
-int create_temporary(const std::string& given, const std::string& target, std::string& temporary) {
+[[noreturn]] void folder_unusable(const std::string& given, const std::string& folder, int error) {
+    const std::string message =
+        fmt::format("cannot write '{}': folder '{}': {}", given, folder, std::strerror(error));
+    throw is_usage_errno(error) ? usage_error(message) : runtime_error(message);
+}
+
+// An unnamed file in `folder` (O_TMPFILE): whatever ends the run before the report is complete,
+// even SIGKILL or a power cut, leaves nothing behind. -1 where the file system or the kernel has
+// no unnamed files, or /proc, through which one is given its name, is missing.
+int create_unnamed(const std::string& given, const std::string& folder) {
+    if (::access("/proc/self/fd", X_OK) != 0) return -1;
+    const int fd = ::open(folder.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+    if (fd >= 0) return fd;
+    if (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL) return -1;
+    folder_unusable(given, folder, errno);
+}
+
+// Gives the name "<folder>/.<6 hex digits>.vq-partial" to what `make` makes there (false: the name
+// was taken). The name is short, so any name the file system accepts for the target is possible,
+// and registered for removal on a signal before it exists, so that an interrupt leaves none.
+template <typename Make>
+std::string name_temporary(const std::string& given, const std::string& folder, Make make) {
     std::random_device random;
     for (int attempt = 0; attempt < 100; ++attempt) {
-        temporary = fmt::format("{}.{:06x}.vq-partial", target, random() & 0xFFFFFF);
+        std::string temporary =
+            (fs::path(folder) / fmt::format(".{:06x}.vq-partial", random() & 0xFFFFFF)).string();
         remove_on_interrupt(temporary);
-        const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd >= 0) return fd;
+        if (make(temporary)) return temporary;
         const int error = errno;
         remove_on_interrupt({});
-        if (error == EEXIST) continue;
-        const std::string message = fmt::format("cannot write '{}': folder '{}': {}", given,
-                                                folder_of(target), std::strerror(error));
-        throw is_usage_errno(error) ? usage_error(message) : runtime_error(message);
+        if (error != EEXIST) folder_unusable(given, folder, error);
     }
     throw runtime_error(fmt::format("cannot write '{}': no free temporary name beside it", given));
 }
@@ -112,9 +130,42 @@ int write_all(int fd, std::string_view bytes) {
     return 0;
 }
 
+// An ostream's buffer writing to a file descriptor, so a report of any length is written as it
+// is formatted rather than held whole in memory. It remembers the first failed write's errno.
+constexpr std::size_t write_buffer_bytes = 1 << 16;
+
+class DescriptorBuffer final : public std::streambuf {
+public:
+    explicit DescriptorBuffer(int fd) : fd_(fd) { reset(); }
+    int error() const { return error_; }
+
+protected:
+    int_type overflow(int_type c) override {
+        if (!drain()) return traits_type::eof();
+        if (traits_type::eq_int_type(c, traits_type::eof())) return traits_type::not_eof(c);
+        *pptr() = traits_type::to_char_type(c);
+        pbump(1);
+        return c;
+    }
+    int sync() override { return drain() ? 0 : -1; }
+
+private:
+    void reset() { setp(buffer_.data(), buffer_.data() + buffer_.size()); }
+    bool drain() {
+        if (!error_) error_ = write_all(fd_, {pbase(), std::size_t(pptr() - pbase())});
+        reset();
+        return !error_;
+    }
+
+    int fd_;
+    int error_ = 0;
+    std::array<char, write_buffer_bytes> buffer_;
+};
+
 }  // namespace
 
 OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
+    if (path_.empty()) throw usage_error("-o/--output: empty file name");
     const Destination destination = resolve(path_);
     target_ = destination.path;
     switch (destination.kind) {
@@ -124,24 +175,20 @@ OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
         return;
     case Kind::replace:
         if (::access(target_.c_str(), W_OK) != 0) unusable(path_, std::strerror(errno));
+        replaced_ = destination.info;
         break;
-    case Kind::create: {
+    case Kind::create:
         // The path is missing (a parent that is a file fails resolve() with ENOTDIR): is its
         // folder?
-        const std::string folder = folder_of(target_);
-        if (::access(folder.c_str(), F_OK) != 0)
-            unusable(path_, fmt::format("folder '{}': {}", folder, std::strerror(errno)));
+        if (::access(folder_of(target_).c_str(), F_OK) != 0)
+            unusable(path_,
+                     fmt::format("folder '{}': {}", folder_of(target_), std::strerror(errno)));
         break;
     }
-    }
-    fd_ = create_temporary(path_, target_, temporary_);
-    if (destination.kind == Kind::replace) {
-        ::fchmod(fd_, destination.info.st_mode & 07777);
-        // Only root may give a file away; anyone else's replacement is theirs, as after any
-        // editor's save-by-rename.
-        if (destination.info.st_uid != ::geteuid() || destination.info.st_gid != ::getegid())
-            (void)!::fchown(fd_, destination.info.st_uid, destination.info.st_gid);
-    }
+    fd_ = create_unnamed(path_, folder_of(target_));
+    if (fd_ < 0 && ::access(folder_of(target_).c_str(), W_OK | X_OK) != 0)
+        folder_unusable(path_, folder_of(target_), errno);
+    replaces_file_ = true;
 }
 
 OutputFile::~OutputFile() {
@@ -156,23 +203,54 @@ void OutputFile::fail(int error) const {
 }
 
 void OutputFile::publish(std::string_view contents) {
-    if (path_ == "-") {
-        if (const int error = write_all(STDOUT_FILENO, contents)) fail(error);
+    publish([contents](std::ostream& out) { out << contents; });
+}
+
+void OutputFile::publish(const std::function<void(std::ostream&)>& write) {
+    if (path_ == "-") return write_to(STDOUT_FILENO, write);
+    if (!replaces_file_) {
+        // Appending, not truncating: on a device or a FIFO it makes no difference, and a file
+        // behind /dev/stdout keeps what the shell's `>>` had put in it.
+        fd_ = ::open(target_.c_str(), O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC);
+        if (fd_ < 0) fail(errno);
+        write_to(fd_, write);
+        if (::close(std::exchange(fd_, -1)) != 0 && errno != EINTR) fail(errno);
         return;
     }
-    // Appending, not truncating: on a device or a FIFO it makes no difference, and a file behind
-    // /dev/stdout keeps what the shell's `>>` had put in it.
-    if (temporary_.empty() &&
-        (fd_ = ::open(target_.c_str(), O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC)) < 0)
-        fail(errno);
-    if (const int error = write_all(fd_, contents)) fail(error);
+    if (fd_ < 0)  // no unnamed files here: a named temporary, made only now the run is done
+        temporary_ = name_temporary(path_, folder_of(target_), [&](const std::string& name) {
+            fd_ = ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+            return fd_ >= 0;
+        });
+    if (replaced_) {
+        ::fchmod(fd_, replaced_->st_mode & 07777);
+        // Only root may give a file away; anyone else's replacement is theirs, as after any
+        // editor's save-by-rename.
+        if (replaced_->st_uid != ::geteuid() || replaced_->st_gid != ::getegid())
+            (void)!::fchown(fd_, replaced_->st_uid, replaced_->st_gid);
+    }
+    write_to(fd_, write);
     // A full disk often shows only here: file systems allocate blocks at write-back.
-    if (!temporary_.empty() && ::fsync(fd_) != 0) fail(errno);
+    if (::fsync(fd_) != 0) fail(errno);
+    if (temporary_.empty()) {
+        // The complete report gets a name for the moment it takes to rename it over the target.
+        const std::string self = fmt::format("/proc/self/fd/{}", fd_);
+        temporary_ = name_temporary(path_, folder_of(target_), [&](const std::string& name) {
+            return ::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, name.c_str(), AT_SYMLINK_FOLLOW) == 0;
+        });
+    }
     if (::close(std::exchange(fd_, -1)) != 0 && errno != EINTR) fail(errno);
-    if (temporary_.empty()) return;
     if (::rename(temporary_.c_str(), target_.c_str()) != 0) fail(errno);
     temporary_.clear();
     remove_on_interrupt({});
+}
+
+void OutputFile::write_to(int fd, const std::function<void(std::ostream&)>& write) const {
+    DescriptorBuffer buffer(fd);
+    std::ostream out(&buffer);
+    write(out);
+    out.flush();
+    if (buffer.error()) fail(buffer.error());
 }
 
 }  // namespace vq::cli

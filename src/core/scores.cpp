@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "vq/error.hpp"
 
 namespace vq {
@@ -16,27 +18,54 @@ const char* to_string(PoolingMethod method) {
     return "?";
 }
 
+bool is_report_name(std::string_view name) {
+    const auto is_letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
+    const auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
+    if (name.empty() || name.size() > 256 || !(is_letter(name[0]) || name[0] == '_')) return false;
+    return std::all_of(name.begin(), name.end(), [&](char c) {
+        return is_letter(c) || is_digit(c) || c == '_' || c == '.' || c == '-';
+    });
+}
+
+namespace {
+
+void check_report_name(const std::string& name) {
+    if (!is_report_name(name))
+        throw usage_error(
+            fmt::format("'{}' cannot name a score: a name is letters, digits, '_', '.' and '-', "
+                        "starting with a "
+                        "letter or '_' (every output format writes it as it is)",
+                        name.substr(0, 256)));
+}
+
+}  // namespace
+
 std::size_t ScoreTable::add_column(const std::string& name) {
     if (const auto existing = find(name)) return *existing;
-    names_.push_back(name);
-    values_.emplace_back();
-    return names_.size() - 1;
+    check_report_name(name);
+    columns_.push_back({name, {}, {}});
+    return columns_.size() - 1;
 }
 
 // A value may arrive for any frame; the table grows so that frame_count() always covers every
 // stored value (the writers and pooling only look at [0, frame_count)). Setting a value twice
 // keeps the last one.
 void ScoreTable::set(std::size_t column, std::size_t frame, double value) {
-    if (column >= values_.size())
+    if (column >= columns_.size())
         throw runtime_error("score table: no column " + std::to_string(column));
-    auto& column_values = values_[column];
-    if (frame >= column_values.size()) column_values.resize(frame + 1);
-    column_values[frame] = value;
+    Column& c = columns_[column];
+    if (frame >= c.values.size()) {
+        c.values.resize(frame + 1);
+        c.present.resize(frame + 1);
+    }
+    c.values[frame] = value;
+    c.present[frame] = true;
     frame_count_ = std::max(frame_count_, frame + 1);
 }
 
 // Aggregates keep their first-added order; a second value under the same name replaces the first.
 void ScoreTable::add_aggregate(const std::string& name, double value) {
+    check_report_name(name);
     const auto same_name = [&](const auto& entry) { return entry.first == name; };
     const auto it = std::find_if(aggregates_.begin(), aggregates_.end(), same_name);
     if (it != aggregates_.end())
@@ -46,16 +75,17 @@ void ScoreTable::add_aggregate(const std::string& name, double value) {
 }
 
 std::optional<std::size_t> ScoreTable::find(const std::string& name) const {
-    const auto it = std::find(names_.begin(), names_.end(), name);
-    if (it == names_.end()) return std::nullopt;
-    return static_cast<std::size_t>(it - names_.begin());
+    const auto same_name = [&](const Column& column) { return column.name == name; };
+    const auto it = std::find_if(columns_.begin(), columns_.end(), same_name);
+    if (it == columns_.end()) return std::nullopt;
+    return static_cast<std::size_t>(it - columns_.begin());
 }
 
 std::optional<double> ScoreTable::value(std::size_t column, std::size_t frame) const {
-    if (column >= values_.size()) return std::nullopt;
-    const auto& column_values = values_[column];
-    if (frame >= column_values.size()) return std::nullopt;
-    return column_values[frame];
+    if (column >= columns_.size()) return std::nullopt;
+    const Column& c = columns_[column];
+    if (frame >= c.values.size() || !c.present[frame]) return std::nullopt;
+    return c.values[frame];
 }
 
 // spec/cli-and-output.md §10. Frames are visited in increasing index and everything is done in

@@ -1,14 +1,16 @@
-// The CPU executor: each frame's features run as independent tasks on a oneTBB arena, so frames
-// (and the features within a frame) compute in parallel while the session commits them in order.
+// The CPU executor: each frame's features run as independent tasks on a pool of worker threads,
+// so frames (and the features within a frame) compute in parallel while the session commits them
+// in order.
 #include <algorithm>
 #include <condition_variable>
+#include <deque>
 #include <exception>
+#include <functional>
 #include <mutex>
+#include <system_error>
+#include <thread>
 
 #include <fmt/format.h>
-#include <tbb/global_control.h>
-#include <tbb/info.h>
-#include <tbb/task_arena.h>
 
 #include "engine/executor.hpp"
 #include "io/frame_source.hpp"
@@ -52,6 +54,76 @@ private:
     std::exception_ptr failure_;
 };
 
+// Workers started up front and all at once: a machine that cannot give them (ulimit -u, a
+// container's pids limit, no memory left for their stacks) is told so when the run starts, with a
+// message, instead of a task waiting forever for a worker that never came (or a thread library
+// aborting where it failed to start one).
+class WorkerPool {
+public:
+    explicit WorkerPool(unsigned count) {
+        try {
+            for (unsigned i = 0; i < count; ++i) workers_.emplace_back([this] { work(); });
+        } catch (const std::system_error& e) {
+            stop();
+            throw runtime_error(
+                fmt::format("cannot start {} CPU worker threads (started {}): {}; "
+                            "--threads asks for fewer",
+                            count, workers_.size(), e.code().message()));
+        }
+    }
+    // Tasks not yet started are dropped (they only write into slots nobody will read); a task
+    // in progress finishes.
+    ~WorkerPool() { stop(); }
+    WorkerPool(const WorkerPool&) = delete;
+    WorkerPool& operator=(const WorkerPool&) = delete;
+
+    void enqueue(std::function<void()> task) {
+        {
+            std::lock_guard lock(mutex_);
+            tasks_.push_back(std::move(task));
+        }
+        wake_.notify_one();
+    }
+
+private:
+    void stop() {
+        {
+            std::lock_guard lock(mutex_);
+            stopping_ = true;
+            tasks_.clear();
+        }
+        wake_.notify_all();
+        workers_.clear();  // joins
+    }
+
+    void work() {
+        for (;;) {
+            std::function<void()> task;
+            {
+                std::unique_lock lock(mutex_);
+                wake_.wait(lock, [this] { return stopping_ || !tasks_.empty(); });
+                if (stopping_) return;
+                task = std::move(tasks_.front());
+                tasks_.pop_front();
+            }
+            task();
+        }
+    }
+
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    std::deque<std::function<void()>> tasks_;
+    bool stopping_ = false;
+    std::vector<std::jthread> workers_;
+};
+
+// Every core by default; more workers than cores would only take turns on them, so a larger
+// request is capped (`--threads 3000` on a 12-frame clip starts one worker per core).
+unsigned worker_count(unsigned requested) {
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    return requested == 0 ? cores : std::min(requested, cores);
+}
+
 std::vector<std::size_t> block_sizes(const std::vector<CpuFeature*>& features) {
     std::vector<std::size_t> sizes;
     for (const CpuFeature* feature : features) sizes.push_back(feature->block_bytes());
@@ -63,19 +135,12 @@ public:
     CpuExecutor(std::vector<CpuFeature*> features, unsigned threads)
         : features_(std::move(features)),
           layout_(block_sizes(features_)),
-          threads_(threads ? int(threads) : tbb::info::default_concurrency()),
-          // oneTBB caps its workers at the core count minus one (it expects the caller to work
-          // too); the arena below wants `threads_` workers while the caller reads and commits.
-          parallelism_(tbb::global_control::max_allowed_parallelism, std::size_t(threads_) + 1),
-          arena_(threads_, 0),
+          threads_(worker_count(threads)),
           // A frame per worker and one queued: each frame in flight holds its pictures, and the
           // queued one keeps a worker busy while the oldest, which may finish last, is committed.
-          slots_(std::size_t(threads_) + 1) {
+          slots_(std::size_t(threads_) + 1),
+          pool_(threads_) {
         for (auto& slot : slots_) slot.area.resize(layout_.total);
-    }
-
-    ~CpuExecutor() override {
-        for (auto& slot : slots_) slot.done.wait();  // tasks reference the slots
     }
 
     std::size_t depth() const override { return slots_.size(); }
@@ -84,8 +149,7 @@ public:
     // scoring it); more workers on cheap features can outrun one reader, so every two workers get
     // a reader and a frame, up to the readers' default.
     ReadAheadPlan read_ahead_plan() const override {
-        const unsigned readers =
-            std::clamp((unsigned(threads_) + 1) / 2, 1u, default_read_threads());
+        const unsigned readers = std::clamp((threads_ + 1) / 2, 1u, default_read_threads());
         return {readers, readers};
     }
 
@@ -97,7 +161,7 @@ public:
         slot.done.reset(tasks);
         for (std::size_t k = 0; k < features_.size(); ++k) {
             if (!run[k]) continue;
-            arena_.enqueue([this, &slot, k] {
+            pool_.enqueue([this, &slot, k] {
                 std::exception_ptr failure;
                 try {
                     features_[k]->compute(slot.pair, layout_.block(std::span(slot.area), k));
@@ -134,10 +198,9 @@ private:
 
     std::vector<CpuFeature*> features_;
     BlockLayout layout_;
-    int threads_;
-    tbb::global_control parallelism_;
-    tbb::task_arena arena_;
-    std::vector<Slot> slots_;
+    unsigned threads_;
+    std::vector<Slot> slots_;  // the pool's tasks write here: it goes after them
+    WorkerPool pool_;
 };
 
 }  // namespace

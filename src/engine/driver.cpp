@@ -39,13 +39,14 @@ ScoreTable run_frame_loop(Session& session, FrameSource* reference, FrameSource&
         std::optional<Picture> dist = distorted.next();
         if (reference && !ref && dist) {
             notes << fmt::format("vq: '{}' ended before '{}'; scoring the first {} frames\n",
-                                 reference->path(), distorted.path(), index);
+                                 one_line(reference->path()), one_line(distorted.path()), index);
             break;
         }
         if (!dist) {
             if (reference && ref)
                 notes << fmt::format("vq: '{}' ended before '{}'; scoring the first {} frames\n",
-                                     distorted.path(), reference->path(), index);
+                                     one_line(distorted.path()), one_line(reference->path()),
+                                     index);
             break;
         }
         session.push({ref ? std::move(*ref) : Picture(), std::move(*dist)});

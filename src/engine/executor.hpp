@@ -50,7 +50,8 @@ public:
     virtual BufferAllocator allocator() const { return {}; }
 };
 
-// Runs CpuFeatures on a oneTBB arena of `threads` workers (0 = every core), frames in parallel.
+// Runs CpuFeatures on `threads` worker threads (0 = every core; at most one per core), frames in
+// parallel. Throws vq::Error (runtime) when the workers cannot be started.
 std::unique_ptr<Executor> make_cpu_executor(std::vector<CpuFeature*> features, unsigned threads);
 
 }  // namespace vq

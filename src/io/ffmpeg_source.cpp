@@ -18,6 +18,7 @@ extern "C" {
 #include "io/ffmpeg_pixels.hpp"
 #include "io/ffmpeg_util.hpp"
 #include "io/recycling_allocator.hpp"
+#include "io/sample_range.hpp"
 #include "vq/error.hpp"
 
 namespace vq {
@@ -68,7 +69,10 @@ public:
         open_decoder(options);
         packet_ = make_packet();
         frame_ = make_frame();
-        log_.take();  // what opening logged (probing other streams, say) is not damage to a frame
+        // What opening logged (probing other streams, say) is not damage to a frame, unless it
+        // says that the file stops short: the end of the stream then reports it.
+        if (std::string opening = log_.take(); reports_truncation(opening))
+            cut_short_ = std::move(opening);
         have_frame_ = decode();  // its errors name frame 0
         if (!have_frame_) fail_open("no frame could be decoded");
         std::string why;
@@ -96,19 +100,15 @@ public:
             if (!buffer) throw std::bad_alloc();
             Picture picture(format_, std::move(buffer));
             copy_frame(*frame_, picture);
+            check_sample_range(format_, picture.data(), path_, index_);
             release_frame();
             return picture;
         });
     }
 
-    // A compressed frame can only be stepped over by decoding it.
-    bool skip() override {
-        return guarded([this] {
-            if (!advance()) return false;
-            release_frame();
-            return true;
-        });
-    }
+    // A compressed frame can only be stepped over by decoding it, and then it is checked as a
+    // frame read is, so that read_ahead's readers, which read every frame, find what this finds.
+    bool skip() override { return next().has_value(); }
 
     void set_allocator(BufferAllocator allocator) override {
         allocator_ = allocator ? std::move(allocator) : recycling_allocator();
@@ -128,6 +128,9 @@ private:
     void open_container() {
         AVFormatContext* context = avformat_alloc_context();
         if (!context) throw std::bad_alloc();
+        // From the start: what the demuxer says while reading the header counts too (NUT's
+        // missing index, which is all a file cut short may show).
+        context->opaque = &log_;
         Dictionary options;
         if (memory_) {
             constexpr int buffer_bytes = 64 * 1024;
@@ -161,7 +164,6 @@ private:
             fail_open("not a video file FFmpeg can read", opened);
         }
         format_context_.reset(context);
-        context->opaque = &log_;
         if (const int found = avformat_find_stream_info(context, nullptr); found < 0)
             fail_open("cannot find its streams", found);
     }
@@ -293,7 +295,17 @@ private:
                     fail_frame("the file is damaged: FFmpeg reports '" + damage + "'");
                 return true;
             }
-            if (received == AVERROR_EOF) return false;
+            if (received == AVERROR_EOF) {
+                // The demuxer's word that the file stops short comes with the end of its packets,
+                // or came when it was opened.
+                std::string damage = log_.take();
+                if (damage.empty()) damage = cut_short_;
+                if (!damage.empty()) {
+                    take_logged_error();  // the same message
+                    fail_frame("the file is truncated: FFmpeg reports '" + damage + "'");
+                }
+                return false;
+            }
             if (received != AVERROR(EAGAIN)) fail_frame("decoding failed", received);
             if (draining_) fail_frame("the decoder stopped without finishing the stream");
             feed();
@@ -358,6 +370,7 @@ private:
     bool draining_ = false;    // the demuxer is done; the decoder is giving out what it holds
     bool ended_ = false;
     bool count_is_exact_ = false;  // info_.frame_count is stored in the container, not estimated
+    std::string cut_short_;        // what FFmpeg said on opening about the file stopping short
     std::exception_ptr failure_;
 };
 

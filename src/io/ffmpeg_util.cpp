@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <mutex>
 #include <new>
+#include <string_view>
 #include <utility>
 
 extern "C" {
@@ -22,7 +23,7 @@ namespace {
 thread_local std::string last_error;
 
 void log_callback(void* context, int level, const char* format, std::va_list arguments) {
-    if (level > AV_LOG_ERROR) return;
+    if (level > AV_LOG_WARNING) return;
     char line[1024];
     int print_prefix = 0;  // the "[h264 @ 0x...]" prefix means nothing to a user
     std::va_list copy;
@@ -34,7 +35,7 @@ void log_callback(void* context, int level, const char* format, std::va_list arg
     std::string text(line);
     while (!text.empty() && (text.back() == '\n' || text.back() == ' ' || text.back() == '.'))
         text.pop_back();
-    if (text.empty()) return;
+    if (text.empty() || (level > AV_LOG_ERROR && !reports_truncation(text))) return;
     if (context) {
         // Only contexts whose opaque vq sets (open_ffmpeg's) carry a LogSink there.
         const AVClass* kind = *static_cast<const AVClass* const*>(context);
@@ -47,6 +48,13 @@ void log_callback(void* context, int level, const char* format, std::va_list arg
 }
 
 }  // namespace
+
+bool reports_truncation(std::string_view text) {
+    for (const std::string_view phrase : {"ended prematurely", "ends prematurely", "partial file",
+                                          "truncated", "Packet corrupt", "no index at the end"})
+        if (text.find(phrase) != std::string_view::npos) return true;
+    return false;
+}
 
 FramePtr make_frame() {
     FramePtr frame(av_frame_alloc());

@@ -103,6 +103,12 @@ private:
 // is silenced (vq reports one line per failure) unless VQ_FFMPEG_LOG is set in the environment.
 std::string take_logged_error();
 
+// Whether an FFmpeg message says that the file stops short. Demuxers say so only as a warning, or
+// when the file is opened (NUT's missing index), and some (Matroska's, NUT's) then end the stream
+// quietly at the last whole packet: vq takes these messages for damage. Warnings that say so are
+// recorded like errors.
+bool reports_truncation(std::string_view text);
+
 // Routes FFmpeg's log as described above; idempotent and thread-safe.
 void install_log_handler();
 

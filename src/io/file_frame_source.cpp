@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "io/recycling_allocator.hpp"
+#include "io/sample_range.hpp"
 #include "vq/error.hpp"
 
 namespace vq {
@@ -35,12 +36,26 @@ auto FileFrameSource::guarded(Step step) {
 
 std::optional<Picture> FileFrameSource::next() {
     return guarded([this]() -> std::optional<Picture> {
-        if (!begin_frame(index_)) return std::nullopt;
-        FrameBuffer buffer = allocate();
-        if (!read_samples(buffer.get())) return std::nullopt;
-        ++index_;
-        return Picture(format_, std::move(buffer));
+        std::optional<Picture> picture = read_next();
+        if (picture) check_samples(*picture, index_ - 1);
+        return picture;
     });
+}
+
+std::optional<Picture> FileFrameSource::next_unchecked() {
+    return guarded([this] { return read_next(); });
+}
+
+void FileFrameSource::check_samples(const Picture& picture, std::size_t index) const {
+    check_sample_range(format_, picture.data(), path(), index);
+}
+
+std::optional<Picture> FileFrameSource::read_next() {
+    if (!begin_frame(index_)) return std::nullopt;
+    FrameBuffer buffer = allocate();
+    if (!read_samples(buffer.get())) return std::nullopt;
+    ++index_;
+    return Picture(format_, std::move(buffer));
 }
 
 bool FileFrameSource::skip() {

@@ -29,8 +29,19 @@ public:
 
     // The n-th frame of `layout`, or nullopt if it is irregular or anything fails: the sequential
     // reader then reads it, to the same result as if no frame had been read by position. Several
-    // threads may call this at once, provided that no other member runs meanwhile.
+    // threads may call this at once, provided that no other member runs meanwhile. Its samples
+    // are not checked: see check_samples().
     std::optional<Picture> read_frame_at(const FrameLayout& layout, std::size_t n) const;
+
+    // next() but for the check of the samples against the bit depth, which read_ahead's readers
+    // make with check_samples() so that a frame the consumer skips is never checked, as in
+    // sequential reading (skip() reads nothing).
+    std::optional<Picture> next_unchecked();
+    // Throws vq::Error naming frame `index` (counted from the file's first) when a sample exceeds
+    // the bit depth (check_sample_range).
+    void check_samples(const Picture& picture, std::size_t index) const;
+    // The index of the frame next() reads next, counted from the file's first.
+    std::size_t next_index() const { return index_; }
 
     // Sequential reading continues after the first n frames of `layout`, all regular. A failure
     // (to seek) is thrown by the next next() or skip(), as every failure is.
@@ -54,6 +65,8 @@ protected:
     InputFile& file() { return file_; }
 
 private:
+    std::optional<Picture> read_next();
+
     // Runs one frame step; after a failure every later call rethrows the same error, so a caller
     // that retries never mistakes the bytes after a bad frame for a clean end.
     template <typename Step>

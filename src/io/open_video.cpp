@@ -121,7 +121,7 @@ void report_frame_rates(const OpenedInput& reference, const OpenedInput& distort
     notes << fmt::format(
         "vq: warning: frame rates differ ('{}' {} frames/s, '{}' {} frames/s); frames are "
         "paired by position, not by time\n",
-        reference.path, rate(reference), distorted.path, rate(distorted));
+        one_line(reference.path), rate(reference), one_line(distorted.path), rate(distorted));
 }
 
 }  // namespace vq

@@ -16,10 +16,13 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <system_error>
 #include <thread>
 #include <utility>
 #include <variant>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "io/file_frame_source.hpp"
 #include "io/frame_source.hpp"
@@ -29,8 +32,13 @@ namespace vq {
 namespace {
 
 struct End {};
+// A frame read whole whose samples exceed the bit depth: an error if the consumer takes it, nothing
+// if it skips it (sequential skipping never reads a frame), and reading goes on after it.
+struct Damaged {
+    std::exception_ptr error;
+};
 // A frame, the clean end of the file, or the error that ended reading.
-using Item = std::variant<Picture, End, std::exception_ptr>;
+using Item = std::variant<Picture, End, std::exception_ptr, Damaged>;
 
 constexpr std::size_t unlimited = std::numeric_limits<std::size_t>::max();
 
@@ -56,13 +64,13 @@ public:
     const VideoFormat& format() const override { return source_->format(); }
     const std::string& path() const override { return source_->path(); }
 
-    std::optional<Picture> next() override { return take(); }
+    std::optional<Picture> next() override { return take(false); }
 
     bool skip() override {
         // Before the readers start, the source still belongs to this thread, and a file source
         // can step over a frame without reading it.
-        if (!started()) return source_->skip();
-        return take().has_value();
+        if (!started() && !finished_) return source_->skip();
+        return take(true).has_value();
     }
 
     // Every frame that a reader reads must come from this allocator, and afterwards the wrapped
@@ -76,13 +84,23 @@ public:
 private:
     bool started() const { return !readers_.empty(); }
 
-    std::optional<Picture> take() {
+    // The next frame; a skipped frame's samples are not checked.
+    std::optional<Picture> take(bool skipping) {
+        if (!finished_ && !started()) {
+            try {
+                start();
+            } catch (...) {
+                finished_ = true;  // the same error on every later call
+                failure_ = std::current_exception();
+            }
+        }
         if (!finished_) {
-            if (!started()) start();
             Item item = pop();
             if (auto* picture = std::get_if<Picture>(&item)) return std::move(*picture);
+            if (std::holds_alternative<Damaged>(item) && skipping) return Picture();
             finished_ = true;
             if (auto* error = std::get_if<std::exception_ptr>(&item)) failure_ = *error;
+            if (auto* damaged = std::get_if<Damaged>(&item)) failure_ = damaged->error;
         }
         // The end, or the same error, again on every later call: the readers have stopped.
         if (failure_) std::rethrow_exception(failure_);
@@ -91,13 +109,20 @@ private:
 
     void start() {
         layout_ = file_source_ ? file_source_->layout() : std::nullopt;
+        first_index_ = file_source_ ? file_source_->next_index() : 0;
         positional_end_ = layout_ ? unlimited : 0;
         const std::size_t count = layout_ ? threads_ : 1;
         // Readers take the lock before anything else, so that should creating one fail, those
         // already running know how many they are.
         std::lock_guard lock(mutex_);
         for (std::size_t i = 0; i < count; ++i) {
-            readers_.emplace_back([this] { read(); });
+            try {
+                readers_.emplace_back([this] { read(); });
+            } catch (const std::system_error& e) {
+                // Those started stop when this source is destroyed, as the error unwinds.
+                throw runtime_error(fmt::format("'{}': cannot start a reading thread: {}",
+                                                source_->path(), e.code().message()));
+            }
             ++positional_readers_;
         }
     }
@@ -134,14 +159,16 @@ private:
                 n = next_claimed_++;
             }
             std::optional<Picture> picture = file_source_->read_frame_at(*layout_, n);
+            std::optional<Item> item;
+            if (picture) item = checked(std::move(*picture), first_index_ + n);
             std::lock_guard lock(mutex_);
             // Past an irregular frame the layout was a guess: whatever was read there is wrong.
             if (n >= positional_end_) continue;
-            if (!picture) {
+            if (!item) {
                 end_positional_reading_at(n);
                 continue;
             }
-            slot_of(n) = std::move(*picture);
+            slot_of(n) = std::move(*item);
             ready_.notify_one();
         }
     }
@@ -171,8 +198,9 @@ private:
                 room_.wait(lock, [&] { return stopping_ || has_room(n); });
                 if (stopping_) return;
             }
-            Item item = read_one();
-            const bool last = !std::holds_alternative<Picture>(item);
+            Item item = read_one(n);
+            const bool last =
+                !std::holds_alternative<Picture>(item) && !std::holds_alternative<Damaged>(item);
             {
                 std::lock_guard lock(mutex_);
                 slot_of(n) = std::move(item);
@@ -182,12 +210,27 @@ private:
         }
     }
 
-    Item read_one() {
+    Item read_one(std::size_t n) {
         try {
-            if (std::optional<Picture> picture = source_->next()) return std::move(*picture);
+            if (!file_source_) {
+                if (std::optional<Picture> picture = source_->next()) return std::move(*picture);
+                return End{};
+            }
+            if (std::optional<Picture> picture = file_source_->next_unchecked())
+                return checked(std::move(*picture), first_index_ + n);
             return End{};
         } catch (...) {
             return std::current_exception();  // rethrown by the consumer after earlier frames
+        }
+    }
+
+    // A file source's frame, after the check next() would have made.
+    Item checked(Picture picture, std::size_t index) const {
+        try {
+            file_source_->check_samples(picture, index);
+            return picture;
+        } catch (...) {
+            return Damaged{std::current_exception()};
         }
     }
 
@@ -199,6 +242,7 @@ private:
     FileFrameSource* const file_source_;  // source_, when it can be read by position
     std::optional<FrameLayout> layout_;   // set by start(), before any reader runs
     std::size_t positional_end_ = 0;      // frames from here on are read in sequence
+    std::size_t first_index_ = 0;         // in the file, of the frame read first (n = 0)
     const std::size_t threads_;
 
     // Frames are counted from the source's next one when reading starts (n = 0).

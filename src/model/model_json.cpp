@@ -37,6 +37,17 @@ std::string format_option_number(float value) {
     return text;
 }
 
+// Model files nest 4 levels deep; a valid JSON text nested 100,000 deep would be parsed (the
+// parser keeps its own stack), then overflow the thread's stack in anything that walks or frees
+// it recursively. The parser's callback sees the depth of every value and stops it here.
+constexpr int max_json_depth = 64;
+struct TooDeep {};
+
+bool refuse_deep_nesting(int depth, Json::parse_event_t, Json&) {
+    if (depth > max_json_depth) throw TooDeep{};
+    return true;
+}
+
 // The option-string syntax (key=value:key=value) cannot carry these.
 bool is_option_text(std::string_view text) {
     return !text.empty() && text.find_first_of(":=") == std::string_view::npos;
@@ -301,7 +312,9 @@ ModelSet parse_models(std::string_view json, std::string_view source, const Mode
         file.fail("(file)", fmt::format("larger than {} bytes", max_file_bytes));
     Json top;
     try {
-        top = Json::parse(json);
+        top = Json::parse(json, refuse_deep_nesting);
+    } catch (const TooDeep&) {
+        file.fail("(JSON)", fmt::format("nested more than {} levels deep", max_json_depth));
     } catch (const Json::parse_error& e) {
         file.fail("(JSON)", fmt::format("not valid JSON (at byte {})", e.byte));
     } catch (const Json::out_of_range&) {

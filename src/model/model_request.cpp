@@ -1,9 +1,13 @@
 // libvmaf's --model string: items joined by ':', each key=value or a bare flag.
+#include <algorithm>
+#include <vector>
+
 #include <fmt/format.h>
 
 #include "model/diagnostics.hpp"
 #include "model/model.hpp"
 #include "vq/error.hpp"
+#include "vq/scores.hpp"
 
 namespace vq::model {
 namespace {
@@ -19,6 +23,7 @@ using detail::printable;
 ModelRequest parse_model_request(std::string_view text) {
     ModelRequest request;
     std::string_view rest = text;
+    std::vector<std::string_view> keys;  // given so far: a key given twice is an error
     while (true) {
         const std::size_t colon = rest.find(':');
         const std::string_view item = rest.substr(0, colon);
@@ -31,9 +36,12 @@ ModelRequest parse_model_request(std::string_view text) {
                 bad(text, fmt::format("'{}' needs a value ({}=...)", printable(item), key));
         };
 
-        if (item.empty()) {
-            bad(text, "an empty item (check the ':' separators)");
-        } else if (key == "version") {
+        if (item.empty()) bad(text, "an empty item (check the ':' separators)");
+        if (std::find(keys.begin(), keys.end(), key) != keys.end())
+            bad(text, fmt::format("'{}' is given twice", printable(key)));
+        keys.push_back(key);
+
+        if (key == "version") {
             need_value();
             request.version = value;
         } else if (key == "path") {
@@ -41,6 +49,11 @@ ModelRequest parse_model_request(std::string_view text) {
             request.path = value;
         } else if (key == "name") {
             need_value();
+            // Outputs are named after the model, in every format as they are.
+            if (!is_report_name(value))
+                bad(text, fmt::format("name '{}': a name is letters, digits, '_', '.' and '-', "
+                                      "starting with a letter or '_'",
+                                      printable(value)));
             request.name = value;
         } else if (key == "enable_transform" || key == "disable_clip") {
             bool& flag =

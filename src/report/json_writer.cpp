@@ -1,6 +1,7 @@
 // JSON output, byte for byte as libvmaf writes it (spec/cli-and-output.md §11.3), quirks kept:
 // a non-finite per-frame value prints `null` without its newline, the frames array separator
-// is keyed on the frame index rather than on "first printed", and names are not escaped.
+// is keyed on the frame index rather than on "first printed", and names are written unescaped,
+// which is safe because a ScoreTable takes only names that need no escaping (is_report_name).
 #include <algorithm>
 #include <cmath>
 #include <vector>

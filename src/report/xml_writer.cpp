@@ -1,6 +1,7 @@
 // XML output as libvmaf writes it (spec/cli-and-output.md §11.4): every attribute is followed by
 // one space, so elements end in `" />`; non-finite numbers print as printf does (inf, nan);
-// names are not escaped.
+// names are written as attribute names, unescaped: a ScoreTable takes only names that are valid
+// there (is_report_name).
 #include "report/writers.hpp"
 
 namespace vq::report {

@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(cmake ninja-build g++ pkg-config xz-utils libtbb-dev libcli11-dev nlohmann-json3-dev
+packages=(cmake ninja-build g++ pkg-config xz-utils libcli11-dev nlohmann-json3-dev
           libfmt-dev libgtest-dev libgmock-dev libbenchmark-dev libpng-dev
           libavformat-dev libavcodec-dev libavutil-dev libswscale-dev ffmpeg)
 missing=()

@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "metrics/vif/vif_stages.hpp"
+#include "metrics/vif/vif_cpu_stages.hpp"
 #include "vif_test_support.hpp"
 
 namespace vq::test {

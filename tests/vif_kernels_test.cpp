@@ -12,7 +12,7 @@
 
 #include <gtest/gtest.h>
 
-#include "metrics/vif/vif_stages.hpp"
+#include "metrics/vif/vif_cpu_stages.hpp"
 #include "metrics/vif/vif_tables.hpp"
 #include "vif_test_support.hpp"
 

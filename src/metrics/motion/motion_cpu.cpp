@@ -3,7 +3,7 @@
 #include <vector>
 
 #include "metrics/motion/motion.hpp"
-#include "metrics/motion/motion_kernels.hpp"
+#include "metrics/motion/motion_cpu_kernels.hpp"
 
 namespace vq::motion {
 namespace {

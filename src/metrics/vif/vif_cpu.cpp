@@ -1,8 +1,8 @@
 // Integer VIF, CPU twin: the exact per-scale accumulators from the two luma planes, with the
 // best stage variant this CPU runs.
 #include "metrics/vif/vif.hpp"
-#include "metrics/vif/vif_kernels.hpp"
-#include "metrics/vif/vif_pyramid.hpp"
+#include "metrics/vif/vif_cpu_kernels.hpp"
+#include "metrics/vif/vif_cpu_pyramid.hpp"
 
 namespace vq::vif {
 namespace {

@@ -1,7 +1,7 @@
 // Decoupling row kernels (spec §6): restored values R and additive impairment A = T - R for the
 // three detail bands, from the reference (o) and distorted (t) coefficients.
 //
-// INCLUDED ONCE PER INSTRUCTION SET, inside a namespace, by adm_kernels.cpp: deliberately no
+// INCLUDED ONCE PER INSTRUCTION SET, inside a namespace, by adm_cpu_kernels.cpp: deliberately no
 // include guard.
 
 // C = f32(cos(pi/180)^2) (§6.1; a test checks it against the formula).

@@ -3,9 +3,9 @@
 // plus the instructions they lack or GCC 12 lowers poorly: widening loads, the 32x32->64
 // multiply, the 16-bit multiply-add, truncation and table gathers.
 //
-// INCLUDED ONCE PER INSTRUCTION SET, inside a namespace, by vif_kernels.cpp: deliberately no
+// INCLUDED ONCE PER INSTRUCTION SET, inside a namespace, by vif_cpu_kernels.cpp: deliberately no
 // include guard. VQ_VIF_VECTOR_BYTES selects the width: 32 (AVX2) or 64 (AVX-512). The includer
-// provides <immintrin.h>, <cstdint>, <cstring>, <vector> and vif_stages.hpp.
+// provides <immintrin.h>, <cstdint>, <cstring>, <vector> and vif_cpu_stages.hpp.
 //
 // How the integer widths stay exact in 32-bit lanes (spec §2.3-§2.4):
 // - 8-bit vertical sums are below 2^32, so lane-wise uint32 arithmetic is exact even where an

@@ -1,6 +1,6 @@
 // The row kernels compiled for the baseline instruction set and, on x86-64 with GCC, again for
 // AVX2 and AVX-512, chosen at run time.
-#include "metrics/adm/adm_kernels.hpp"
+#include "metrics/adm/adm_cpu_kernels.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -29,11 +29,11 @@ namespace {
 
 #define VQ_ADM_SIMD 0
 namespace baseline {
-#include "metrics/adm/adm_dwt_rows.hpp"
-#include "metrics/adm/adm_decouple_rows.hpp"
-#include "metrics/adm/adm_csf_rows.hpp"
-#include "metrics/adm/adm_masking_rows.hpp"
-#include "metrics/adm/adm_den_rows.hpp"
+#include "metrics/adm/adm_cpu_dwt_rows.hpp"
+#include "metrics/adm/adm_cpu_decouple_rows.hpp"
+#include "metrics/adm/adm_cpu_csf_rows.hpp"
+#include "metrics/adm/adm_cpu_masking_rows.hpp"
+#include "metrics/adm/adm_cpu_den_rows.hpp"
 }  // namespace baseline
 
 // GCC's target pragma compiles a region for another instruction set (Clang lacks it).
@@ -44,11 +44,11 @@ namespace baseline {
 #undef VQ_ADM_SIMD
 #define VQ_ADM_SIMD 256
 namespace avx2 {
-#include "metrics/adm/adm_dwt_rows.hpp"
-#include "metrics/adm/adm_decouple_rows.hpp"
-#include "metrics/adm/adm_csf_rows.hpp"
-#include "metrics/adm/adm_masking_rows.hpp"
-#include "metrics/adm/adm_den_rows.hpp"
+#include "metrics/adm/adm_cpu_dwt_rows.hpp"
+#include "metrics/adm/adm_cpu_decouple_rows.hpp"
+#include "metrics/adm/adm_cpu_csf_rows.hpp"
+#include "metrics/adm/adm_cpu_masking_rows.hpp"
+#include "metrics/adm/adm_cpu_den_rows.hpp"
 }  // namespace avx2
 #pragma GCC pop_options
 
@@ -57,11 +57,11 @@ namespace avx2 {
 #undef VQ_ADM_SIMD
 #define VQ_ADM_SIMD 512
 namespace avx512 {
-#include "metrics/adm/adm_dwt_rows.hpp"
-#include "metrics/adm/adm_decouple_rows.hpp"
-#include "metrics/adm/adm_csf_rows.hpp"
-#include "metrics/adm/adm_masking_rows.hpp"
-#include "metrics/adm/adm_den_rows.hpp"
+#include "metrics/adm/adm_cpu_dwt_rows.hpp"
+#include "metrics/adm/adm_cpu_decouple_rows.hpp"
+#include "metrics/adm/adm_cpu_csf_rows.hpp"
+#include "metrics/adm/adm_cpu_masking_rows.hpp"
+#include "metrics/adm/adm_cpu_den_rows.hpp"
 }  // namespace avx512
 #pragma GCC pop_options
 #else

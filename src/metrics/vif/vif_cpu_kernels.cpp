@@ -1,13 +1,13 @@
-// The variant table: the plain stages, and the vector stages of vif_simd.hpp compiled for AVX2
+// The variant table: the plain stages, and the vector stages of vif_cpu_simd.hpp compiled for AVX2
 // and for AVX-512 on x86-64 with GCC, chosen at run time by what the CPU supports.
-#include "metrics/vif/vif_kernels.hpp"
+#include "metrics/vif/vif_cpu_kernels.hpp"
 
 #include <cstdint>
 #include <cstring>
 #include <vector>
 
 #include "core/cpu_isa.hpp"
-#include "metrics/vif/vif_stages.hpp"
+#include "metrics/vif/vif_cpu_stages.hpp"
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define VQ_VIF_X86 1
@@ -28,7 +28,7 @@ namespace vq::vif {
 #define VQ_VIF_VECTOR_BYTES 32
 namespace {
 namespace avx2 {
-#include "metrics/vif/vif_simd.hpp"
+#include "metrics/vif/vif_cpu_simd.hpp"
 }  // namespace avx2
 }  // namespace
 #undef VQ_VIF_VECTOR_BYTES
@@ -44,7 +44,7 @@ namespace avx2 {
 #define VQ_VIF_VECTOR_BYTES 64
 namespace {
 namespace avx512 {
-#include "metrics/vif/vif_simd.hpp"
+#include "metrics/vif/vif_cpu_simd.hpp"
 }  // namespace avx512
 }  // namespace
 #undef VQ_VIF_VECTOR_BYTES

@@ -1,6 +1,6 @@
 // The row kernels compiled for the baseline instruction set and, on x86-64 with GCC, again for
 // AVX2 and AVX-512, chosen at run time.
-#include "metrics/motion/motion_kernels.hpp"
+#include "metrics/motion/motion_cpu_kernels.hpp"
 
 #include <cstdint>
 #include <vector>
@@ -15,7 +15,7 @@ namespace {
     Kernels { #name, name::vertical_row_8, name::vertical_row_16, name::horizontal_row_sad }
 
 namespace baseline {
-#include "metrics/motion/motion_rows.hpp"
+#include "metrics/motion/motion_cpu_rows.hpp"
 }  // namespace baseline
 
 // GCC's target pragma compiles a region for another instruction set (Clang lacks it).
@@ -24,14 +24,14 @@ namespace baseline {
 #pragma GCC push_options
 #pragma GCC target("avx2,bmi,bmi2,lzcnt,popcnt")
 namespace avx2 {
-#include "metrics/motion/motion_rows.hpp"
+#include "metrics/motion/motion_cpu_rows.hpp"
 }  // namespace avx2
 #pragma GCC pop_options
 
 #pragma GCC push_options
 #pragma GCC target("avx512f,avx512bw,avx512dq,avx512vl,avx512cd,avx2,bmi,bmi2,lzcnt,popcnt")
 namespace avx512 {
-#include "metrics/motion/motion_rows.hpp"
+#include "metrics/motion/motion_cpu_rows.hpp"
 }  // namespace avx512
 #pragma GCC pop_options
 #else

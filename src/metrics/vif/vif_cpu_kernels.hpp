@@ -1,5 +1,5 @@
 // The variants of VIF's two heavy stages, one per instruction set, chosen at run time. Every
-// variant gives results bit-identical to the plain stages of vif_stages.hpp (the tests run each
+// variant gives results bit-identical to the plain stages of vif_cpu_stages.hpp (the tests run each
 // one this CPU supports against them).
 #pragma once
 

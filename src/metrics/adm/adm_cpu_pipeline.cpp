@@ -2,7 +2,7 @@
 // feeds the denominator at once, is decoupled and CSF-weighted into a ring of three rows, and
 // row i - 1 is masked as soon as its lower neighbour exists. Only the A bands, which the next
 // scale reads, are kept whole.
-#include "metrics/adm/adm_pipeline.hpp"
+#include "metrics/adm/adm_cpu_pipeline.hpp"
 
 #include <type_traits>
 

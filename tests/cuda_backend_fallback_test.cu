@@ -11,7 +11,7 @@
 
 #include "cuda_test_support.hpp"
 #include "support/pictures.hpp"
-#include "engine/registry.hpp"
+#include "feature/registry.hpp"
 #include "test_support.hpp"
 #include "vq/session.hpp"
 

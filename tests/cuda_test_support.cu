@@ -1,6 +1,6 @@
 #include "cuda_test_support.hpp"
 
-#include "engine/executor.hpp"
+#include "feature/executor.hpp"
 
 namespace vq::test {
 

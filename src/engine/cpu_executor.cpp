@@ -52,17 +52,11 @@ private:
     std::exception_ptr failure_;
 };
 
-std::vector<std::size_t> block_sizes(const std::vector<CpuFeature*>& features) {
-    std::vector<std::size_t> sizes;
-    for (const CpuFeature* feature : features) sizes.push_back(feature->block_bytes());
-    return sizes;
-}
-
 class CpuExecutor final : public Executor {
 public:
     CpuExecutor(std::vector<CpuFeature*> features, unsigned threads)
         : features_(std::move(features)),
-          layout_(block_sizes(features_)),
+          layout_(BlockLayout::of(features_)),
           threads_(threads ? int(threads) : tbb::info::default_concurrency()),
           // oneTBB caps its workers at the core count minus one (it expects the caller to work
           // too); the arena below wants `threads_` workers while the caller reads and commits.

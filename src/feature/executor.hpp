@@ -22,6 +22,14 @@ struct BlockLayout {
 
     explicit BlockLayout(std::span<const std::size_t> block_bytes);
 
+    // The layout of the blocks of `features`, in order (any pointers to Feature or a subclass).
+    template <typename FeaturePointer>
+    static BlockLayout of(const std::vector<FeaturePointer>& features) {
+        std::vector<std::size_t> bytes;
+        for (const auto& feature : features) bytes.push_back(feature->block_bytes());
+        return BlockLayout(bytes);
+    }
+
     std::span<const std::byte> block(std::span<const std::byte> area, std::size_t feature) const {
         return area.subspan(offsets[feature], sizes[feature]);
     }

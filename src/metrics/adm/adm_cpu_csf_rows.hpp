@@ -1,6 +1,6 @@
 // CSF weighting row kernels (spec §8): the weighted value c and the /30 masking map m of a band.
 //
-// INCLUDED ONCE PER INSTRUCTION SET, inside a namespace, by adm_cpu_kernels.cpp: deliberately no
+// INCLUDED ONCE PER INSTRUCTION SET, inside a namespace, through adm_cpu_variant.hpp: deliberately no
 // include guard.
 
 // Scale 0: c = i16((I * x + K) >> S) (the product fits int32 for any uint16 multiplier) and

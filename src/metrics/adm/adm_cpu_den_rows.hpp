@@ -1,6 +1,6 @@
 // Denominator row kernels (spec §10): one row's sum of the cubed reference coefficients.
 //
-// INCLUDED ONCE PER INSTRUCTION SET, inside a namespace, by adm_cpu_kernels.cpp: deliberately no
+// INCLUDED ONCE PER INSTRUCTION SET, inside a namespace, through adm_cpu_variant.hpp: deliberately no
 // include guard.
 
 // Scale 0: sum of |o|^3 (each below 2^46).

@@ -50,7 +50,7 @@ struct Kernels {
     }
 };
 
-// Every variant this CPU runs, best first; the last is the plain one.
+// Every variant this CPU runs, best first; the last ("baseline") is the plain stages.
 std::span<const Kernels> available_kernels();
 
 inline const Kernels& best_kernels() { return available_kernels().front(); }

@@ -4,6 +4,8 @@
 // scale reads, are kept whole.
 #include "metrics/adm/adm_cpu_pipeline.hpp"
 
+#include "metrics/toolkit/sample_type.hpp"
+
 #include <type_traits>
 
 namespace vq::adm {
@@ -248,15 +250,11 @@ void compute_block(const Config& config, const Kernels& kernels, const Picture& 
                    const Picture& distorted, Workspace& workspace, Block& block) {
     block = {};
     prepare(config, workspace);
-    if (config.bit_depth > 8) {
-        const PlaneView<std::uint16_t> luma[2] = {reference.plane<std::uint16_t>(0),
-                                                  distorted.plane<std::uint16_t>(0)};
+    with_sample_type(config.bit_depth, [&](auto sample) {
+        using Sample = decltype(sample);
+        const PlaneView<Sample> luma[2] = {reference.plane<Sample>(0), distorted.plane<Sample>(0)};
         run_frame(config, kernels, luma, workspace, block);
-    } else {
-        const PlaneView<std::uint8_t> luma[2] = {reference.plane<std::uint8_t>(0),
-                                                 distorted.plane<std::uint8_t>(0)};
-        run_frame(config, kernels, luma, workspace, block);
-    }
+    });
 }
 
 }  // namespace vq::adm

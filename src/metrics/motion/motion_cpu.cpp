@@ -4,6 +4,7 @@
 
 #include "metrics/motion/motion.hpp"
 #include "metrics/motion/motion_cpu_kernels.hpp"
+#include "metrics/toolkit/sample_type.hpp"
 
 namespace vq::motion {
 namespace {
@@ -54,10 +55,10 @@ public:
 std::uint64_t blurred_difference_sad(const Picture& previous, const Picture& current,
                                      const Kernels& kernels) {
     const int depth = current.format().bit_depth;
-    return depth > 8 ? sad(previous.plane<std::uint16_t>(0), current.plane<std::uint16_t>(0), depth,
-                           kernels)
-                     : sad(previous.plane<std::uint8_t>(0), current.plane<std::uint8_t>(0), depth,
-                           kernels);
+    return with_sample_type(depth, [&](auto sample) {
+        using Sample = decltype(sample);
+        return sad(previous.plane<Sample>(0), current.plane<Sample>(0), depth, kernels);
+    });
 }
 
 std::uint64_t blurred_difference_sad(const Picture& previous, const Picture& current) {

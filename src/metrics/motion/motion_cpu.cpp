@@ -4,12 +4,11 @@
 
 #include "metrics/motion/motion.hpp"
 #include "metrics/motion/motion_cpu_kernels.hpp"
+#include "metrics/toolkit/mirror.hpp"
 #include "metrics/toolkit/sample_type.hpp"
 
 namespace vq::motion {
 namespace {
-
-int mirror(int i, int n) { return i < 0 ? -i : i >= n ? 2 * n - 2 - i : i; }
 
 template <typename Sample>
 std::uint64_t sad(const PlaneView<Sample>& previous, const PlaneView<Sample>& current,

@@ -10,6 +10,7 @@
 #include "cuda/cuda_feature.hpp"
 #include "cuda/memory.hpp"
 #include "metrics/motion/motion.hpp"
+#include "metrics/toolkit/mirror.hpp"
 #include "metrics/toolkit/sample_type.hpp"
 
 namespace vq::motion {
@@ -18,8 +19,6 @@ namespace {
 constexpr int tile_width = 256;  // threads per block: one row segment of this many columns
 
 __constant__ std::int32_t device_taps[5];
-
-__device__ inline int mirror(int i, int n) { return i < 0 ? -i : i >= n ? 2 * n - 2 - i : i; }
 
 // Block (x, y) blurs columns [x·256, x·256+256) of row y: the vertical pass for those columns and
 // two mirrored columns either side into shared memory, then the horizontal pass, |·| and one

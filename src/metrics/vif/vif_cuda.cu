@@ -16,6 +16,7 @@
 #include "cuda/cuda_feature.hpp"
 #include "cuda/memory.hpp"
 #include "cuda/stream.hpp"
+#include "metrics/toolkit/mirror.hpp"
 #include "metrics/toolkit/sample_type.hpp"
 #include "metrics/vif/vif.hpp"
 #include "metrics/vif/vif_tables.hpp"
@@ -38,8 +39,6 @@ constexpr int radius = Scale == 0   ? 8
                        : Scale == 1 ? 4
                        : Scale == 2 ? 2
                                     : 1;
-
-__device__ inline int mirror(int i, int n) { return i < 0 ? -i : i >= n ? 2 * n - 2 - i : i; }
 
 // A tile reads at most `r` samples beyond the last valid position; positions further out are
 // needed by no output of the tile, so they read a clamped, valid sample.

@@ -14,8 +14,9 @@ std::unique_ptr<Feature> make_cuda(const OptionValues& values);
 FeatureDefinition definition() {
     return {
         .name = "adm",
-        .description = "integer ADM (detail loss): integer_adm2, integer_aim, integer_adm3, "
-                       "integer_adm_scale0..3",
+        .description =
+            "integer ADM (detail loss): integer_adm2, integer_aim, integer_adm3, "
+            "integer_adm_scale0..3",
         .options =
             {
                 boolean_option("debug", false, "",
@@ -31,7 +32,8 @@ FeatureDefinition definition() {
                                "CSF: 0 Watson-97, 1 Barten, 2 Barten/Watson blend, 3 blend (MAE)"),
                 real_option("adm_noise_weight", 0.03125, 0.0, 1500.0, "nw",
                             "weight of the noise-floor term in numerator and denominator"),
-                real_option("adm_csf_scale", 1.0, 0.0, 50.0, "scf", "Barten CSF scale (h, v bands)"),
+                real_option("adm_csf_scale", 1.0, 0.0, 50.0, "scf",
+                            "Barten CSF scale (h, v bands)"),
                 real_option("adm_csf_diag_scale", 1.0, 0.0, 50.0, "scfd",
                             "Barten CSF scale (d band)"),
                 real_option("adm_dlm_weight", 0.5, 0.0, 1.0, "dlmw", "weight of adm2 in adm3"),

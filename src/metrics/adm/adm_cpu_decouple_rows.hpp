@@ -1,8 +1,8 @@
 // Decoupling row kernels (spec §6): restored values R and additive impairment A = T - R for the
 // three detail bands, from the reference (o) and distorted (t) coefficients.
 //
-// INCLUDED ONCE PER INSTRUCTION SET, inside a namespace, through adm_cpu_variant.hpp: deliberately no
-// include guard.
+// INCLUDED ONCE PER INSTRUCTION SET, inside a namespace, through adm_cpu_variant.hpp: deliberately
+// no include guard.
 
 // C = f32(cos(pi/180)^2) (§6.1; a test checks it against the formula).
 inline constexpr double cos_squared_one_degree = double(0x1.ffd814p-1f);

@@ -1,7 +1,7 @@
 // DWT row kernels (spec §4, §5): one output row of the four bands from four input rows.
 //
-// INCLUDED ONCE PER INSTRUCTION SET, inside a namespace, through adm_cpu_variant.hpp: deliberately no
-// include guard. VQ_SIMD_BITS is 0 (baseline), 256 (AVX2) or 512 (AVX-512): plain loops that the
+// INCLUDED ONCE PER INSTRUCTION SET, inside a namespace, through adm_cpu_variant.hpp: deliberately
+// no include guard. VQ_SIMD_BITS is 0 (baseline), 256 (AVX2) or 512 (AVX-512): plain loops that the
 // compiler vectorises, plus intrinsics where it cannot see the pattern. All arithmetic is integer,
 // so every instruction set gives the same bits.
 

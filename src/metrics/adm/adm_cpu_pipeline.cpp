@@ -12,7 +12,6 @@
 namespace vq::adm {
 namespace {
 
-
 // Fills indices -1, n and n + 1 of a row of n >= 2 values by the §3.1 mapping.
 template <typename T>
 void mirror_border(T* row, int n) {
@@ -156,7 +155,8 @@ void run_frame(const Config& config, const Kernels& k, const PlaneView<Sample> (
         auto dwt_row = [&](int image, int i, std::int16_t* const* bands) {
             const PlaneView<Sample>& plane = luma[image];
             const Sample* in[4];
-            for (int t = 0; t < 4; ++t) in[t] = plane.row(mirror_repeating_end(2 * i - 1 + t, plane.height));
+            for (int t = 0; t < 4; ++t)
+                in[t] = plane.row(mirror_repeating_end(2 * i - 1 + t, plane.height));
             std::int16_t* lo = narrow.lo.get();
             std::int16_t* hi = narrow.hi.get();
             if constexpr (sizeof(Sample) == 1)
@@ -182,7 +182,8 @@ void run_frame(const Config& config, const Kernels& k, const PlaneView<Sample> (
             std::int32_t* lo = wide.lo.get();
             std::int32_t* hi = wide.hi.get();
             int in_rows[4];
-            for (int t = 0; t < 4; ++t) in_rows[t] = mirror_repeating_end(2 * i - 1 + t, in_size.height);
+            for (int t = 0; t < 4; ++t)
+                in_rows[t] = mirror_repeating_end(2 * i - 1 + t, in_size.height);
             if (s == 1) {
                 const std::int16_t* in[4];
                 for (int t = 0; t < 4; ++t)

@@ -61,7 +61,8 @@ __device__ void dwt_tile(const In* source, int width, int height, ImageBands<Out
         if (i >= out_height || k > 2 * out_width) continue;
         const In* column = source + mirror_repeating_end(k, width);
         const auto row = [&](int tap) {
-            return column[std::size_t(mirror_repeating_end(2 * i - 1 + tap, height)) * std::size_t(width)];
+            return column[std::size_t(mirror_repeating_end(2 * i - 1 + tap, height)) *
+                          std::size_t(width)];
         };
         const VerticalPair<Mid> v = vertical(row(0), row(1), row(2), row(3));
         low[r][c] = v.low;

@@ -49,11 +49,11 @@ VQ_HD inline std::int16_t dwt0_high(int l0, int l1, int l2, int l3) {
 // §5: a pass of scales 1-3 with rounding (add, shift); 64-bit sums. Scale 1's vertical pass is
 // the raw sum (add 0, shift 0), which fits 32 bits for its int16 input.
 VQ_HD inline std::int32_t dwt_wide_low(std::int64_t p0, std::int64_t p1, std::int64_t p2,
-                                    std::int64_t p3, int add, int shift) {
+                                       std::int64_t p3, int add, int shift) {
     return std::int32_t((low_pass(p0, p1, p2, p3) + add) >> shift);
 }
 VQ_HD inline std::int32_t dwt_wide_high(std::int64_t p0, std::int64_t p1, std::int64_t p2,
-                                     std::int64_t p3, int add, int shift) {
+                                        std::int64_t p3, int add, int shift) {
     return std::int32_t((high_pass(p0, p1, p2, p3) + add) >> shift);
 }
 
@@ -75,7 +75,7 @@ VQ_HD inline int bit_width(std::uint32_t m) {
 // §6.1: the (h, v) vectors of ref (o) and dis (t) are within 1 degree of each other. Each exact
 // int64 goes through float first (round to nearest), everything after is double.
 VQ_HD inline bool within_one_degree(std::int64_t oh, std::int64_t ov, std::int64_t th,
-                                 std::int64_t tv) {
+                                    std::int64_t tv) {
     constexpr double cos_squared_one_degree = double(0x1.ffd814p-1f);  // f32(cos(pi/180)^2)
     const double d = double(float(oh * th + ov * tv)) / 4096.0;
     const double o = double(float(oh * oh + ov * ov)) / 4096.0;
@@ -85,7 +85,8 @@ VQ_HD inline bool within_one_degree(std::int64_t oh, std::int64_t ov, std::int64
 
 // §6.3: min(r·egl, t) for o > 0, max(r·egl, t) for o < 0, in double (the comparison written as
 // std::min / std::max do it), truncated by the caller.
-VQ_HD inline double limited_gain(std::int64_t r, std::int64_t o, std::int64_t t, double gain_limit) {
+VQ_HD inline double limited_gain(std::int64_t r, std::int64_t o, std::int64_t t,
+                                 double gain_limit) {
     const double scaled = double(r) * gain_limit;
     const double target = double(t);
     return o > 0 ? (target < scaled ? target : scaled) : (scaled < target ? target : scaled);
@@ -109,7 +110,8 @@ VQ_HD inline Split decouple0(int o, int t, bool angle, double gain_limit) {
 }
 
 // §6.2-§6.3, scales 1-3: the divisor rounded to 15 significant bits first.
-VQ_HD inline Split decouple_wide(std::int32_t o32, std::int32_t t32, bool angle, double gain_limit) {
+VQ_HD inline Split decouple_wide(std::int32_t o32, std::int32_t t32, bool angle,
+                                 double gain_limit) {
     const std::int64_t o = o32, t = t32;
     std::int64_t k = 32768;
     if (o != 0) {
@@ -151,7 +153,7 @@ VQ_HD inline std::int32_t centre_wide(std::int32_t c) { return fraction_wide(c, 
 // §9.2 steps 1-3: the thresholded cube of one band's x at a position with threshold thr.
 // threshold_shift L, square_shift P, cube_shift Cc.
 VQ_HD inline std::int64_t masked_cube(std::int32_t x, std::int32_t thr, int threshold_shift,
-                                   int square_shift, int cube_shift) {
+                                      int square_shift, int cube_shift) {
     const std::uint32_t magnitude = x < 0 ? 0u - std::uint32_t(x) : std::uint32_t(x);
     std::int32_t y = std::int32_t(magnitude - (std::uint32_t(thr) << threshold_shift));
     if (y < 0) y = 0;
@@ -176,4 +178,3 @@ VQ_HD inline std::uint64_t den_cube_wide(std::int32_t o, int square_shift, int c
 }
 
 }  // namespace vq::adm::device_math
-

@@ -18,7 +18,7 @@
 // changes between masked pixels. One pass the compiler vectorises; past the row, every byte is a
 // start (the sentinel that ends the last run, and padding for next_start's word reads).
 VQ_KERNEL_INLINE const std::uint8_t* run_starts(const std::uint16_t* row, const std::uint8_t* mask,
-                                               int width) {
+                                                int width) {
     thread_local std::vector<std::uint8_t> starts;
     starts.resize(std::max(starts.size(), std::size_t(width) + 8));
     std::uint8_t* s = starts.data();
@@ -49,7 +49,7 @@ VQ_KERNEL_INLINE int next_start(const std::uint8_t* starts, int b) {
 // gap(first, last) for each maximal run of unmasked ones.
 template <typename Run, typename Gap>
 VQ_KERNEL_INLINE void for_each_run(const std::uint16_t* row, const std::uint8_t* mask, int width,
-                                  Run&& run, Gap&& gap) {
+                                   Run&& run, Gap&& gap) {
     const std::uint8_t* starts = run_starts(row, mask, width);
     for (int first = 0; first < width;) {
         const int next = next_start(starts, first + 1);
@@ -121,7 +121,7 @@ private:
 // pass its gate sets c instead (c starts at +0.0 and every candidate is >= +0.0, §10.1).
 template <bool first_step>
 VQ_KERNEL_INLINE void step_c_values(const std::uint16_t* p0, const std::uint16_t* p1,
-                                   const std::uint16_t* p2, int weight, int length, float* c) {
+                                    const std::uint16_t* p2, int weight, int length, float* c) {
     for (int t = 0; t < length; ++t) {
         const int q = std::max(p1[t], p2[t]);
         const float value = float(weight * p0[t] * q) * reciprocal_lut[std::size_t(p0[t] + q)];
@@ -132,7 +132,7 @@ VQ_KERNEL_INLINE void step_c_values(const std::uint16_t* p0, const std::uint16_t
 // §10.1 for one run of masked pixels of value v at columns first..last of the current row: one
 // pass per contrast step whose gate v passes, each a plain loop over contiguous counts.
 VQ_KERNEL_INLINE void run_c_values(const WindowHistograms& hist, int v, int first, int last,
-                                  const ContrastParams& contrast, float* out) {
+                                   const ContrastParams& contrast, float* out) {
     const int n = contrast.num_diffs;
     const int length = last - first + 1;
     const std::uint16_t* p0 = hist.counts(v) + first;

@@ -1,7 +1,7 @@
 // §7 spatial mask and §9 mode filter, the two integer stages that touch every pixel.
 //
-// INCLUDED ONCE PER INSTRUCTION SET through cambi_cpu_variant.hpp, inside the variant's namespace (so
-// that GCC compiles these copies for that instruction set): deliberately no include guard.
+// INCLUDED ONCE PER INSTRUCTION SET through cambi_cpu_variant.hpp, inside the variant's namespace
+// (so that GCC compiles these copies for that instruction set): deliberately no include guard.
 
 // §9: a if it repeats, else b if b == c, else the minimum ("all different" gives the minimum).
 VQ_KERNEL_INLINE std::uint16_t mode3(std::uint16_t a, std::uint16_t b, std::uint16_t c) {

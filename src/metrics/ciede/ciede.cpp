@@ -12,8 +12,9 @@ std::unique_ptr<Feature> make_cuda(const OptionValues& values);
 FeatureDefinition definition() {
     return {
         .name = "ciede",
-        .description = "CIEDE2000 colour difference with libvmaf's weights and quirks: ciede2000 "
-                       "(45 - 20*log10(mean dE00), larger is better)",
+        .description =
+            "CIEDE2000 colour difference with libvmaf's weights and quirks: ciede2000 "
+            "(45 - 20*log10(mean dE00), larger is better)",
         // The reference accepts and ignores any option; vq rejects unknown keys like everywhere
         // else.
         .options =

@@ -25,7 +25,7 @@ VQ_KERNEL_INLINE Dv approximate_linearise(Dv c, Dv& error) {
 // the distances of r, g, b: what those propagate, plus the roundings of both sums (five each,
 // at most 2^-53 of the sum of magnitudes apiece), generously.
 VQ_KERNEL_INLINE Dv sum_error(Dv r, Dv g, Dv b, Dv error_r, Dv error_g, Dv error_b, double c1,
-                             double c2, double c3) {
+                              double c2, double c3) {
     return c1 * (error_r + abs(r) * 0x1p-48) + c2 * (error_g + abs(g) * 0x1p-48) +
            c3 * (error_b + abs(b) * 0x1p-48);
 }

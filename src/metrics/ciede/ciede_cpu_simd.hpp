@@ -3,11 +3,11 @@
 // keeps them unfused), plus conversions and a square root, which the extensions lack or compile
 // poorly, written with the instruction set's intrinsics.
 //
-// INCLUDED ONCE PER INSTRUCTION SET, inside a namespace, through ciede_cpu_variant.hpp: deliberately
-// no include guard, and no #include here (the includer provides <immintrin.h>, <cstdint>).
-// VQ_SIMD_BITS selects the instructions: 256 for AVX2 (four lanes), or 0 for the baseline
-// (two lanes, the width of SSE2 and of every other 128-bit vector unit). An eight-lane AVX-512
-// copy measured no faster.
+// INCLUDED ONCE PER INSTRUCTION SET, inside a namespace, through ciede_cpu_variant.hpp:
+// deliberately no include guard, and no #include here (the includer provides <immintrin.h>,
+// <cstdint>). VQ_SIMD_BITS selects the instructions: 256 for AVX2 (four lanes), or 0 for the
+// baseline (two lanes, the width of SSE2 and of every other 128-bit vector unit). An eight-lane
+// AVX-512 copy measured no faster.
 
 inline constexpr int lanes = VQ_SIMD_BITS == 256 ? 4 : 2;
 

@@ -16,8 +16,9 @@ std::unique_ptr<Feature> make_cuda(const OptionValues& values);
 FeatureDefinition definition() {
     return {
         .name = "motion",
-        .description = "integer motion (VMAF): VMAF_integer_feature_motion_sad_score, "
-                       "integer_motion2, integer_motion3",
+        .description =
+            "integer motion (VMAF): VMAF_integer_feature_motion_sad_score, "
+            "integer_motion2, integer_motion3",
         .options =
             {
                 boolean_option("motion_force_zero", false, "force_0", "report zero motion"),

@@ -32,30 +32,30 @@ namespace vq {
 
 inline OptionSpec boolean_option(std::string key, bool default_value, std::string alias,
                                  std::string description) {
-    return {std::move(key), OptionType::boolean, default_value, 0, 0, {}, std::move(alias),
-            std::move(description)};
+    return {std::move(key),   OptionType::boolean,   default_value, 0, 0, {},
+            std::move(alias), std::move(description)};
 }
 
 // [min, max] is inclusive.
 inline OptionSpec integer_option(std::string key, std::int64_t default_value, std::int64_t min,
                                  std::int64_t max, std::string alias, std::string description) {
-    return {std::move(key), OptionType::integer, default_value, double(min), double(max), {},
+    return {std::move(key),   OptionType::integer,   default_value, double(min), double(max), {},
             std::move(alias), std::move(description)};
 }
 
 // [min, max] is inclusive.
 inline OptionSpec real_option(std::string key, double default_value, double min, double max,
                               std::string alias, std::string description) {
-    return {std::move(key), OptionType::real, default_value, min, max, {}, std::move(alias),
-            std::move(description)};
+    return {std::move(key),   OptionType::real,      default_value, min, max, {},
+            std::move(alias), std::move(description)};
 }
 
 // `choices` lists the accepted values; empty accepts any text.
 inline OptionSpec text_option(std::string key, std::string default_value,
                               std::vector<std::string> choices, std::string alias,
                               std::string description) {
-    return {std::move(key), OptionType::text, std::move(default_value), 0, 0, std::move(choices),
-            std::move(alias), std::move(description)};
+    return {std::move(key),     OptionType::text, std::move(default_value), 0, 0,
+            std::move(choices), std::move(alias), std::move(description)};
 }
 
 }  // namespace vq

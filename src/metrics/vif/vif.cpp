@@ -14,8 +14,9 @@ std::unique_ptr<Feature> make_cuda(const OptionValues& values);
 FeatureDefinition definition() {
     return {
         .name = "vif",
-        .description = "integer VIF of VMAF: integer_vif_scale0..3, the per-scale visual "
-                       "information fidelity",
+        .description =
+            "integer VIF of VMAF: integer_vif_scale0..3, the per-scale visual "
+            "information fidelity",
         .options =
             {
                 real_option("vif_enhn_gain_limit", 100.0, 1.0, 100.0, "egl",

@@ -3,8 +3,8 @@
 // plus the instructions they lack or GCC 12 lowers poorly: widening loads, the 32x32->64
 // multiply, the 16-bit multiply-add, truncation and table gathers.
 //
-// INCLUDED ONCE PER INSTRUCTION SET, inside a namespace, through vif_cpu_variant.hpp: deliberately no
-// include guard. VQ_SIMD_BITS selects the width: 256 (AVX2) or 512 (AVX-512). The includer
+// INCLUDED ONCE PER INSTRUCTION SET, inside a namespace, through vif_cpu_variant.hpp: deliberately
+// no include guard. VQ_SIMD_BITS selects the width: 256 (AVX2) or 512 (AVX-512). The includer
 // provides <immintrin.h>, <cstdint>, <cstring>, <vector> and vif_cpu_stages.hpp.
 //
 // How the integer widths stay exact in 32-bit lanes (spec §2.3-§2.4):
@@ -146,7 +146,7 @@ struct TableSum {
 // Adds (sign +1) or subtracts (sign -1) table[index] of the lanes of `mask` to the sum. AVX2
 // loads the entries one by one, which measured faster there than its gather; AVX-512 gathers.
 VQ_KERNEL_INLINE void add_entries(const std::uint16_t* table, I64 index, I64 mask, int sign,
-                               TableSum& sum) {
+                                  TableSum& sum) {
 #if VQ_SIMD_BITS == 256
     // Lanes out of the mask read the spare entry past the end, which is zero.
     const I64 masked = mask ? index : I64{} + log2_table_size;
@@ -193,7 +193,7 @@ struct LaneSums {
 
 // Spec §2.6 for lanes/2 pixels at once, lane for lane the plain accumulate_pixel().
 VQ_KERNEL_INLINE void accumulate(HalfI32 sigma1_sq_i, HalfI32 sigma2_sq_i, HalfI32 sigma12_i,
-                              double gain_limit, const std::uint16_t* table, LaneSums& sums) {
+                                 double gain_limit, const std::uint16_t* table, LaneSums& sums) {
     const F64 sigma1_sq = to_double(sigma1_sq_i);
     const F64 sigma2_sq = to_double(sigma2_sq_i);
     const F64 sigma12 = to_double(sigma12_i);
@@ -276,8 +276,8 @@ struct StreamRow {
 // Vertical pass of 8-bit samples at `lanes` columns from `column` (spec §2.4, scale 0, 8 bits).
 template <int Radius>
 VQ_KERNEL_INLINE void vertical_block(const std::uint8_t* const* ref_rows,
-                                  const std::uint8_t* const* dist_rows, const std::uint16_t* f,
-                                  int /*bits*/, int column, StreamRow& out) {
+                                     const std::uint8_t* const* dist_rows, const std::uint16_t* f,
+                                     int /*bits*/, int column, StreamRow& out) {
     U32 a1{}, a2{}, axx{}, ayy{}, axy{};
     for (int k = 0; k <= 2 * Radius; ++k) {
         const U32 x = load_widened(ref_rows[k] + column);
@@ -297,8 +297,8 @@ VQ_KERNEL_INLINE void vertical_block(const std::uint8_t* const* ref_rows,
 // 64-bit lanes, kept as even and odd lanes.
 template <int Radius>
 VQ_KERNEL_INLINE void vertical_block(const std::uint16_t* const* ref_rows,
-                                  const std::uint16_t* const* dist_rows, const std::uint16_t* f,
-                                  int bits, int column, StreamRow& out) {
+                                     const std::uint16_t* const* dist_rows, const std::uint16_t* f,
+                                     int bits, int column, StreamRow& out) {
     U32 a1{}, a2{};
     EvenOdd axx{}, ayy{}, axy{};
     for (int k = 0; k <= 2 * Radius; ++k) {
@@ -368,7 +368,8 @@ struct EvenOddSums {
 };
 
 template <int Radius>
-VQ_KERNEL_INLINE EvenOddSums horizontal_filter(const std::uint16_t* column0, const TapPairs& pairs) {
+VQ_KERNEL_INLINE EvenOddSums horizontal_filter(const std::uint16_t* column0,
+                                               const TapPairs& pairs) {
     I32 even{}, odd{};
     for (int t = 0; t <= Radius; ++t) {
         I32 samples;
@@ -389,7 +390,8 @@ VQ_KERNEL_INLINE U32 square_moment(U32 high_sum, U32 low_sum) {
 // Local statistics of `lanes` pixels (spec §2.4, after the filters) into the accumulators.
 // Lanes whose `inside` is false become flat pixels: one den_non_log each, taken back later.
 VQ_KERNEL_INLINE void accumulate_lanes(U32 mu1, U32 mu2, U32 xx, U32 yy, U32 xy, I32 inside,
-                                    double gain_limit, const std::uint16_t* table, LaneSums& sums) {
+                                       double gain_limit, const std::uint16_t* table,
+                                       LaneSums& sums) {
     const I32 zero{};
     const I32 sigma1_sq = inside ? (I32)(xx - rounded_high_product(mu1, mu1)) : zero;
     I32 sigma2_sq = inside ? (I32)(yy - rounded_high_product(mu2, mu2)) : zero;

@@ -6,12 +6,9 @@ void fixed_log2_of(const double* values, std::int64_t* out, std::size_t count) {
     for (std::size_t i = 0; i < count; ++i) out[i] = fixed_log2(std::uint64_t(values[i]));
 }
 
-constexpr Kernels kernels{VQ_VARIANT_NAME,
-                          scale_statistics<std::uint8_t>,
-                          scale_statistics<std::uint16_t>,
-                          decimate<std::uint8_t>,
-                          decimate<std::uint16_t>,
-                          fixed_log2_of};
+constexpr Kernels kernels{
+    VQ_VARIANT_NAME,        scale_statistics<std::uint8_t>, scale_statistics<std::uint16_t>,
+    decimate<std::uint8_t>, decimate<std::uint16_t>,        fixed_log2_of};
 #else
 #include "metrics/vif/vif_cpu_simd.hpp"
 

@@ -1,6 +1,6 @@
 #include "cuda_test_support.hpp"
 
-#include "feature/executor.hpp"
+#include "engine/executor.hpp"
 
 namespace vq::test {
 

@@ -9,8 +9,8 @@
 #include <benchmark/benchmark.h>
 
 #include "metrics/adm/adm.hpp"
-#include "metrics/adm/adm_kernels.hpp"
-#include "metrics/adm/adm_pipeline.hpp"
+#include "metrics/adm/adm_cpu_kernels.hpp"
+#include "metrics/adm/adm_cpu_pipeline.hpp"
 #include "support/pictures.hpp"
 
 namespace vq {

@@ -18,7 +18,7 @@
 
 #include <benchmark/benchmark.h>
 
-#include "engine/feature.hpp"
+#include "feature/feature.hpp"
 #include "io/frame_source.hpp"
 #include "metrics/ciede/ciede.hpp"
 #include "metrics/ciede/ciede_math.hpp"

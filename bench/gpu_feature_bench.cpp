@@ -14,7 +14,7 @@
 #include "cuda/cuda_feature.hpp"
 #include "cuda/memory.hpp"
 #include "cuda/stream.hpp"
-#include "engine/registry.hpp"
+#include "feature/registry.hpp"
 #include "vq/synthetic.hpp"
 
 namespace vq {

@@ -7,8 +7,8 @@
 
 #include <benchmark/benchmark.h>
 
-#include "metrics/vif/vif_kernels.hpp"
-#include "metrics/vif/vif_pyramid.hpp"
+#include "metrics/vif/vif_cpu_kernels.hpp"
+#include "metrics/vif/vif_cpu_pyramid.hpp"
 #include "support/pictures.hpp"
 
 namespace {

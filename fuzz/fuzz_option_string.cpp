@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "engine/registry.hpp"
+#include "feature/registry.hpp"
 #include "vq/error.hpp"
 #include "vq/options.hpp"
 

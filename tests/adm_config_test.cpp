@@ -8,7 +8,7 @@
 
 #include "adm_test_support.hpp"
 #include "metrics/adm/adm_div_table.hpp"
-#include "metrics/adm/adm_kernels.hpp"
+#include "metrics/adm/adm_cpu_kernels.hpp"
 #include "vq/error.hpp"
 
 namespace vq::test {

@@ -7,6 +7,7 @@
 
 #include "metrics/adm/adm_cuda_math.cuh"
 #include "metrics/adm/adm_div_table.hpp"
+#include "metrics/toolkit/mirror.hpp"
 
 namespace vq::adm {
 namespace {
@@ -20,11 +21,11 @@ TEST(AdmCudaMath, ReciprocalIsTheDivTable) {
 }
 
 TEST(AdmCudaMath, MirrorReflectsBothEndsAsSection3_1) {
-    EXPECT_EQ(mirror(-1, 5), 1);
-    EXPECT_EQ(mirror(0, 5), 0);
-    EXPECT_EQ(mirror(4, 5), 4);
-    EXPECT_EQ(mirror(5, 5), 4);
-    EXPECT_EQ(mirror(6, 5), 3);
+    EXPECT_EQ(mirror_repeating_end(-1, 5), 1);
+    EXPECT_EQ(mirror_repeating_end(0, 5), 0);
+    EXPECT_EQ(mirror_repeating_end(4, 5), 4);
+    EXPECT_EQ(mirror_repeating_end(5, 5), 4);
+    EXPECT_EQ(mirror_repeating_end(6, 5), 3);
 }
 
 TEST(AdmCudaMath, Scale0DwtOfCaseA) {  // §15.2

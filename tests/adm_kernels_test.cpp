@@ -9,7 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "adm_test_support.hpp"
-#include "metrics/adm/adm_kernels.hpp"
+#include "metrics/adm/adm_cpu_kernels.hpp"
 
 namespace vq::test {
 namespace {

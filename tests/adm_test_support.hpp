@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "metrics/adm/adm.hpp"
-#include "metrics/adm/adm_pipeline.hpp"
+#include "metrics/adm/adm_cpu_pipeline.hpp"
 #include "support/pictures.hpp"
 #include "vq/options.hpp"
 #include "vq/picture.hpp"

@@ -11,7 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "cambi_test_support.hpp"
-#include "engine/registry.hpp"
+#include "feature/registry.hpp"
 #include "metrics/cambi/cambi_cpu.hpp"
 #include "support/pictures.hpp"
 #include "test_support.hpp"

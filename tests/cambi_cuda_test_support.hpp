@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "engine/registry.hpp"
+#include "feature/registry.hpp"
 #include "metrics/cambi/cambi_cpu.hpp"
 #include "support/compare.hpp"
 #include "support/pictures.hpp"

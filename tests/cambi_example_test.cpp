@@ -9,7 +9,7 @@
 
 #include "cambi_example_a.hpp"
 #include "cambi_test_support.hpp"
-#include "engine/registry.hpp"
+#include "feature/registry.hpp"
 #include "metrics/cambi/cambi_cpu.hpp"
 #include "support/pictures.hpp"
 

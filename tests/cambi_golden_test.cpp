@@ -9,7 +9,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "engine/registry.hpp"
+#include "feature/registry.hpp"
 #include "io/frame_source.hpp"
 #include "metrics/cambi/cambi_cpu.hpp"
 #include "support/golden_cases.hpp"

@@ -19,7 +19,7 @@
 
 #include "ciede_test_support.hpp"
 #include "cuda_test_support.hpp"
-#include "engine/registry.hpp"
+#include "feature/registry.hpp"
 #include "metrics/ciede/ciede.hpp"
 #include "support/pictures.hpp"
 #include "test_support.hpp"

@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-#include "engine/feature.hpp"
+#include "feature/feature.hpp"
 #include "io/frame_source.hpp"
 #include "metrics/ciede/ciede.hpp"
 #include "vq/options.hpp"

@@ -12,7 +12,7 @@
 #include "cuda/cuda_feature.hpp"
 #include "cuda/memory.hpp"
 #include "cuda_test_support.hpp"
-#include "engine/executor.hpp"
+#include "feature/executor.hpp"
 #include "vq/error.hpp"
 #include "vq/session.hpp"
 

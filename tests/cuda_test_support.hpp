@@ -10,7 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "cuda/cuda_backend.hpp"
-#include "engine/feature.hpp"
+#include "feature/feature.hpp"
 #include "vq/picture.hpp"
 
 // Skips the current test with a message when no GPU can run vq's kernels (always on CI).

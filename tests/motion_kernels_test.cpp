@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "metrics/motion/motion.hpp"
-#include "metrics/motion/motion_kernels.hpp"
+#include "metrics/motion/motion_cpu_kernels.hpp"
 #include "support/pictures.hpp"
 
 namespace vq::test {

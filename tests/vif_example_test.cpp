@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "metrics/vif/vif_stages.hpp"
+#include "metrics/vif/vif_cpu_stages.hpp"
 #include "vif_test_support.hpp"
 
 namespace vq::test {
@@ -56,8 +56,8 @@ vif::VerticalSums vertical_at(const Pyramid& p, int scale, int i, int j) {
     const vif::Filter& f = vif::filter(scale);
     std::array<const std::uint16_t*, vif::max_taps> ref_rows{}, dist_rows{};
     for (int k = 0; k < f.taps; ++k) {
-        ref_rows[k] = p.ref(scale).row(vif::mirror(i - f.radius + k, p.ref(scale).height));
-        dist_rows[k] = p.dist(scale).row(vif::mirror(i - f.radius + k, p.dist(scale).height));
+        ref_rows[k] = p.ref(scale).row(mirror(i - f.radius + k, p.ref(scale).height));
+        dist_rows[k] = p.dist(scale).row(mirror(i - f.radius + k, p.dist(scale).height));
     }
     return vif::vertical_sums(ref_rows.data(), dist_rows.data(), f, j);
 }

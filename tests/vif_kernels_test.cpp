@@ -12,7 +12,7 @@
 
 #include <gtest/gtest.h>
 
-#include "metrics/vif/vif_stages.hpp"
+#include "metrics/vif/vif_cpu_stages.hpp"
 #include "metrics/vif/vif_tables.hpp"
 #include "vif_test_support.hpp"
 
@@ -187,7 +187,7 @@ TEST(VifVariants, DecimationAgreesWithPlain) {
 }
 
 TEST(VifVariants, PlainIsAlwaysAvailable) {
-    EXPECT_EQ(std::string(plain_kernels().instruction_set), "plain");
+    EXPECT_EQ(std::string(plain_kernels().instruction_set), "baseline");
     for (const vif::Kernels& kernels : vif::available_kernels())
         std::printf("vif variant available: %s\n", kernels.instruction_set);
 }

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "metrics/vif/vif.hpp"
-#include "metrics/vif/vif_kernels.hpp"
-#include "metrics/vif/vif_pyramid.hpp"
+#include "metrics/vif/vif_cpu_kernels.hpp"
+#include "metrics/vif/vif_cpu_pyramid.hpp"
 #include "support/pictures.hpp"
 #include "vmaf_example_frames.hpp"
 #include "vq/options.hpp"

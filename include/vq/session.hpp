@@ -84,9 +84,6 @@ public:
     // picture or a backend failure.
     void push(FramePair pair);
 
-    // Number of frames whose scores are committed.
-    std::size_t frames_done() const;
-
     // Waits for every pushed frame and returns the scores. The session cannot be used afterwards.
     ScoreTable finish();
 

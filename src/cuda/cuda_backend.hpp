@@ -4,7 +4,7 @@
 #include <memory>
 #include <vector>
 
-#include "engine/executor.hpp"
+#include "feature/executor.hpp"
 
 namespace vq::cuda {
 

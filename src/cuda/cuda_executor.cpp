@@ -50,19 +50,13 @@ std::vector<CudaFeature*> as_cuda_features(const std::vector<Feature*>& features
     return result;
 }
 
-std::vector<std::size_t> block_sizes(const std::vector<CudaFeature*>& features) {
-    std::vector<std::size_t> sizes;
-    for (const CudaFeature* feature : features) sizes.push_back(feature->block_bytes());
-    return sizes;
-}
-
 class CudaExecutor final : public Executor {
 public:
     CudaExecutor(std::vector<CudaFeature*> features, int gpu, const VideoFormat& format,
                  bool upload_reference)
         : device_(gpu),
           features_(std::move(features)),
-          layout_(block_sizes(features_)),
+          layout_(BlockLayout::of(features_)),
           format_(format),
           upload_reference_(upload_reference),
           device_results_(layout_.total * ring_size),

@@ -6,7 +6,7 @@
 
 #include <cstddef>
 
-#include "engine/feature.hpp"
+#include "feature/feature.hpp"
 
 namespace vq::cuda {
 

@@ -18,14 +18,6 @@
 
 namespace vq {
 
-BlockLayout::BlockLayout(std::span<const std::size_t> block_bytes) {
-    for (const std::size_t bytes : block_bytes) {
-        offsets.push_back(total);
-        sizes.push_back(bytes);
-        total += (bytes + 15) / 16 * 16;
-    }
-}
-
 namespace {
 
 // Counts a frame's outstanding tasks and keeps the first failure.
@@ -124,17 +116,11 @@ unsigned worker_count(unsigned requested) {
     return requested == 0 ? cores : std::min(requested, cores);
 }
 
-std::vector<std::size_t> block_sizes(const std::vector<CpuFeature*>& features) {
-    std::vector<std::size_t> sizes;
-    for (const CpuFeature* feature : features) sizes.push_back(feature->block_bytes());
-    return sizes;
-}
-
 class CpuExecutor final : public Executor {
 public:
     CpuExecutor(std::vector<CpuFeature*> features, unsigned threads)
         : features_(std::move(features)),
-          layout_(block_sizes(features_)),
+          layout_(BlockLayout::of(features_)),
           threads_(worker_count(threads)),
           // A frame per worker and one queued: each frame in flight holds its pictures, and the
           // queued one keeps a worker busy while the oldest, which may finish last, is committed.

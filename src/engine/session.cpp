@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 
 #include "engine/executor.hpp"
-#include "engine/registry.hpp"
+#include "feature/registry.hpp"
 #include "model/model.hpp"
 #include "vq/error.hpp"
 #if VQ_WITH_CUDA
@@ -212,28 +212,25 @@ void Session::Impl::init_features() {
 void Session::Impl::make_executors() {
     std::vector<CpuFeature*> cpu_features;
     std::vector<Feature*> cuda_features;
-    std::vector<std::size_t> cpu_sizes, cuda_sizes;
     for (Bound& bound : features) {
         if (on_cuda(bound)) {
             bound.slot = cuda_features.size();
             cuda_features.push_back(bound.feature.get());
-            cuda_sizes.push_back(bound.feature->block_bytes());
         } else {
             bound.slot = cpu_features.size();
             cpu_features.push_back(bound.cpu);
-            cpu_sizes.push_back(bound.feature->block_bytes());
         }
     }
     if (!cuda_features.empty()) {
 #if VQ_WITH_CUDA
         executors.push_back(
             cuda::make_executor(cuda_features, config.gpu, format, needs_reference));
-        layouts.emplace_back(cuda_sizes);
+        layouts.push_back(BlockLayout::of(cuda_features));
 #endif
     }
     if (!cpu_features.empty()) {
         executors.push_back(make_cpu_executor(cpu_features, config.threads));
-        layouts.emplace_back(cpu_sizes);
+        layouts.push_back(BlockLayout::of(cpu_features));
     }
     const std::size_t cpu_executor = executors.size() - 1;
     for (Bound& bound : features) bound.executor = on_cuda(bound) ? 0 : cpu_executor;
@@ -421,8 +418,6 @@ void Session::push(FramePair pair) {
     // no frame in hand, so the frames alive are the executors' and the read-ahead's alone.
     if (s.in_flight.size() >= s.depth) s.commit_oldest();
 }
-
-std::size_t Session::frames_done() const { return impl_->committed; }
 
 ScoreTable Session::finish() {
     Impl& s = *impl_;

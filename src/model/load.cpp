@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "engine/registry.hpp"
+#include "feature/registry.hpp"
 #include "model/diagnostics.hpp"
 #include "model/model.hpp"
 #include "model/model_features.hpp"

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "metrics/toolkit/definition.hpp"
 #include "vq/error.hpp"
 
 namespace vq::adm {
@@ -11,92 +12,38 @@ std::unique_ptr<CpuFeature> make_cpu(const OptionValues& values);
 std::unique_ptr<Feature> make_cuda(const OptionValues& values);
 
 FeatureDefinition definition() {
-    FeatureDefinition definition;
-    definition.name = "adm";
-    definition.description =
-        "integer ADM (detail loss): integer_adm2, integer_aim, integer_adm3, integer_adm_scale0..3";
-    definition.options = {
-        {"debug",
-         OptionType::boolean,
-         false,
-         0,
-         0,
-         {},
-         "",
-         "also emit integer_adm, integer_adm_num/den and their per-scale values"},
-        {"adm_enhn_gain_limit",
-         OptionType::real,
-         100.0,
-         1.0,
-         100.0,
-         {},
-         "egl",
-         "enhancement gain limit of the restored signal"},
-        {"adm_norm_view_dist",
-         OptionType::real,
-         3.0,
-         0.75,
-         24.0,
-         {},
-         "nvd",
-         "viewing distance in display heights (CSF)"},
-        {"adm_ref_display_height",
-         OptionType::integer,
-         std::int64_t{1080},
-         1,
-         4320,
-         {},
-         "rdh",
-         "reference display height in pixels (CSF)"},
-        {"adm_csf_mode",
-         OptionType::integer,
-         std::int64_t{0},
-         0,
-         3,
-         {},
-         "csf",
-         "CSF: 0 Watson-97, 1 Barten, 2 Barten/Watson blend, 3 blend (MAE)"},
-        {"adm_noise_weight",
-         OptionType::real,
-         0.03125,
-         0.0,
-         1500.0,
-         {},
-         "nw",
-         "weight of the noise-floor term in numerator and denominator"},
-        {"adm_csf_scale",
-         OptionType::real,
-         1.0,
-         0.0,
-         50.0,
-         {},
-         "scf",
-         "Barten CSF scale (h, v bands)"},
-        {"adm_csf_diag_scale",
-         OptionType::real,
-         1.0,
-         0.0,
-         50.0,
-         {},
-         "scfd",
-         "Barten CSF scale (d band)"},
-        {"adm_dlm_weight", OptionType::real, 0.5, 0.0, 1.0, {}, "dlmw", "weight of adm2 in adm3"},
-        {"adm_min_val", OptionType::real, 0.0, 0.0, 1.0, {}, "min", "lower clip of adm3"},
-        {"adm_skip_scale0",
-         OptionType::boolean,
-         false,
-         0,
-         0,
-         {},
-         "ssz",
-         "skip scale 0 (adm_scale0 = 0)"},
-        {"adm_skip_aim", OptionType::boolean, false, 0, 0, {}, "", "skip the AIM pass (aim = 0)"},
+    return {
+        .name = "adm",
+        .description =
+            "integer ADM (detail loss): integer_adm2, integer_aim, integer_adm3, "
+            "integer_adm_scale0..3",
+        .options =
+            {
+                boolean_option("debug", false, "",
+                               "also emit integer_adm, integer_adm_num/den and their per-scale "
+                               "values"),
+                real_option("adm_enhn_gain_limit", 100.0, 1.0, 100.0, "egl",
+                            "enhancement gain limit of the restored signal"),
+                real_option("adm_norm_view_dist", 3.0, 0.75, 24.0, "nvd",
+                            "viewing distance in display heights (CSF)"),
+                integer_option("adm_ref_display_height", 1080, 1, 4320, "rdh",
+                               "reference display height in pixels (CSF)"),
+                integer_option("adm_csf_mode", 0, 0, 3, "csf",
+                               "CSF: 0 Watson-97, 1 Barten, 2 Barten/Watson blend, 3 blend (MAE)"),
+                real_option("adm_noise_weight", 0.03125, 0.0, 1500.0, "nw",
+                            "weight of the noise-floor term in numerator and denominator"),
+                real_option("adm_csf_scale", 1.0, 0.0, 50.0, "scf",
+                            "Barten CSF scale (h, v bands)"),
+                real_option("adm_csf_diag_scale", 1.0, 0.0, 50.0, "scfd",
+                            "Barten CSF scale (d band)"),
+                real_option("adm_dlm_weight", 0.5, 0.0, 1.0, "dlmw", "weight of adm2 in adm3"),
+                real_option("adm_min_val", 0.0, 0.0, 1.0, "min", "lower clip of adm3"),
+                boolean_option("adm_skip_scale0", false, "ssz", "skip scale 0 (adm_scale0 = 0)"),
+                boolean_option("adm_skip_aim", false, "", "skip the AIM pass (aim = 0)"),
+            },
+        .make_cpu = make_cpu,
+        .make_cuda = VQ_CUDA_TWIN(make_cuda),
     };
-    definition.make_cpu = make_cpu;
-#if VQ_WITH_CUDA
-    definition.make_cuda = make_cuda;
-#endif
-    return definition;
 }
 
 Options Options::from(const OptionValues& values) {

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/registry.hpp"
+#include "feature/registry.hpp"
 #include "metrics/adm/adm_csf_factors.hpp"
 #include "metrics/adm/adm_geometry.hpp"
 

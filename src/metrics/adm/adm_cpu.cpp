@@ -1,6 +1,6 @@
 // ADM, CPU twin: the streamed integer pipeline with the best row kernels this CPU runs.
 #include "metrics/adm/adm.hpp"
-#include "metrics/adm/adm_pipeline.hpp"
+#include "metrics/adm/adm_cpu_pipeline.hpp"
 
 namespace vq::adm {
 namespace {

@@ -13,6 +13,7 @@
 #include "cuda/memory.hpp"
 #include "metrics/adm/adm.hpp"
 #include "metrics/adm/adm_cuda_kernels.cuh"
+#include "metrics/toolkit/sample_type.hpp"
 
 namespace vq::adm {
 namespace {
@@ -77,10 +78,8 @@ public:
     void enqueue(const cuda::DeviceFrame& frame, std::byte* device_block,
                  cudaStream_t stream) override {
         const Config& config = scorer_.config();
-        if (config.bit_depth > 8)
-            dwt0<std::uint16_t>(frame, stream);
-        else
-            dwt0<std::uint8_t>(frame, stream);
+        with_sample_type(config.bit_depth,
+                         [&](auto sample) { dwt0<decltype(sample)>(frame, stream); });
         for (int s = 1; s < scale_count; ++s) {
             const int width = config.geometry[s - 1].width, height = config.geometry[s - 1].height;
             if (s == 1)

@@ -6,6 +6,7 @@
 #include "cuda/check.hpp"
 #include "metrics/adm/adm_cuda_kernels.cuh"
 #include "metrics/adm/adm_cuda_math.cuh"
+#include "metrics/toolkit/mirror.hpp"
 
 namespace vq::adm::device {
 namespace {
@@ -58,9 +59,10 @@ __device__ void dwt_tile(const In* source, int width, int height, ImageBands<Out
         // The last output column reads input index 2·out_width at most: cells beyond that (and
         // rows beyond the band) feed no output and are never read below.
         if (i >= out_height || k > 2 * out_width) continue;
-        const In* column = source + mirror(k, width);
+        const In* column = source + mirror_repeating_end(k, width);
         const auto row = [&](int tap) {
-            return column[std::size_t(mirror(2 * i - 1 + tap, height)) * std::size_t(width)];
+            return column[std::size_t(mirror_repeating_end(2 * i - 1 + tap, height)) *
+                          std::size_t(width)];
         };
         const VerticalPair<Mid> v = vertical(row(0), row(1), row(2), row(3));
         low[r][c] = v.low;

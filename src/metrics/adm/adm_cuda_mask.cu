@@ -10,6 +10,7 @@
 #include "cuda/check.hpp"
 #include "metrics/adm/adm_cuda_kernels.cuh"
 #include "metrics/adm/adm_cuda_math.cuh"
+#include "metrics/toolkit/mirror.hpp"
 
 namespace vq::adm::device {
 namespace {
@@ -116,7 +117,8 @@ __device__ void mask_tile(const ScaleMask& p, double gain_limit, int tile_x, int
     const int i = i0 + ty, j = j0 + tx;
     Cell own{};
     if (needed(i, j))
-        own = evaluate<Scale0, Coef>(p, gain_limit, mirror(i, p.height), mirror(j, p.width), Aim);
+        own = evaluate<Scale0, Coef>(p, gain_limit, mirror_repeating_end(i, p.height),
+                                     mirror_repeating_end(j, p.width), Aim);
     masker_a[ty + 1][tx + 1] = own.mask_a;
     masker_r[ty + 1][tx + 1] = own.mask_r;
 
@@ -134,8 +136,8 @@ __device__ void mask_tile(const ScaleMask& p, double gain_limit, int tile_x, int
         const int ri = i0 - 1 + ci, rj = j0 - 1 + cj;
         Cell cell{};
         if (needed(ri, rj))
-            cell = evaluate<Scale0, Coef>(p, gain_limit, mirror(ri, p.height), mirror(rj, p.width),
-                                          Aim);
+            cell = evaluate<Scale0, Coef>(p, gain_limit, mirror_repeating_end(ri, p.height),
+                                          mirror_repeating_end(rj, p.width), Aim);
         masker_a[ci][cj] = cell.mask_a;
         masker_r[ci][cj] = cell.mask_r;
     }

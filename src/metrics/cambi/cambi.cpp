@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "metrics/cambi/cambi_heatmap.hpp"
+#include "metrics/toolkit/definition.hpp"
 
 namespace vq::cambi {
 
@@ -14,21 +15,9 @@ std::unique_ptr<Feature> make_cuda(const OptionValues& values);
 
 namespace {
 
-OptionSpec integer(std::string key, std::int64_t value, double min, double max, std::string alias,
-                   std::string description) {
-    return {std::move(key),   OptionType::integer,   value, min, max, {},
-            std::move(alias), std::move(description)};
-}
-
-OptionSpec real(std::string key, double value, double min, double max, std::string alias,
-                std::string description) {
-    return {std::move(key),   OptionType::real,      value, min, max, {},
-            std::move(alias), std::move(description)};
-}
-
 OptionSpec eotf_option(std::string key, std::string alias, std::string description) {
-    return {std::move(key),   OptionType::text, std::string("bt1886"), 0, 0,
-            {"bt1886", "pq"}, std::move(alias), std::move(description)};
+    return text_option(std::move(key), "bt1886", {"bt1886", "pq"}, std::move(alias),
+                       std::move(description));
 }
 
 // Aliases are libvmaf's: they name the outputs of non-default options (§12). Options without
@@ -36,54 +25,39 @@ OptionSpec eotf_option(std::string key, std::string alias, std::string descripti
 // rename nothing.
 std::vector<OptionSpec> option_table() {
     return {
-        integer("window_size", 65, 15, 127, "ws",
-                "c-value window at 4K, scaled to the processing size (at most 65 after scaling)"),
-        real("topk", 0.6, 0.0001, 1.0, "topk", "fraction of c-values pooled per scale"),
-        real("cambi_topk", 0.6, 0.0001, 1.0, "ctpk", "same as topk; used when topk is 0.6"),
-        real("tvi_threshold", 0.019, 0.0001, 1.0, "tvit",
-             "relative luminance step considered visible"),
-        real("cambi_vis_lum_threshold", 0.0, 0.0, 300.0, "vlt",
-             "luminance (cd/m²) below which banding is ignored"),
-        integer("max_log_contrast", 2, 0, 5, "mlc", "log2 of the number of contrast steps"),
-        integer("enc_width", 0, 180, 7680, "encw", "processing width of the distorted picture"),
-        integer("enc_height", 0, 150, 7680, "ench", "processing height of the distorted picture"),
-        integer("enc_bitdepth", 0, 6, 16, "encbd",
-                "bit depth of the encode; below 10 turns on the anti-dithering filter"),
-        integer("src_width", 0, 320, 7680, "srcw", "processing width of the reference picture"),
-        integer("src_height", 0, 200, 4320, "srch", "processing height of the reference picture"),
+        integer_option(
+            "window_size", 65, 15, 127, "ws",
+            "c-value window at 4K, scaled to the processing size (at most 65 after scaling)"),
+        real_option("topk", 0.6, 0.0001, 1.0, "topk", "fraction of c-values pooled per scale"),
+        real_option("cambi_topk", 0.6, 0.0001, 1.0, "ctpk", "same as topk; used when topk is 0.6"),
+        real_option("tvi_threshold", 0.019, 0.0001, 1.0, "tvit",
+                    "relative luminance step considered visible"),
+        real_option("cambi_vis_lum_threshold", 0.0, 0.0, 300.0, "vlt",
+                    "luminance (cd/m²) below which banding is ignored"),
+        integer_option("max_log_contrast", 2, 0, 5, "mlc", "log2 of the number of contrast steps"),
+        integer_option("enc_width", 0, 180, 7680, "encw",
+                       "processing width of the distorted picture"),
+        integer_option("enc_height", 0, 150, 7680, "ench",
+                       "processing height of the distorted picture"),
+        integer_option("enc_bitdepth", 0, 6, 16, "encbd",
+                       "bit depth of the encode; below 10 turns on the anti-dithering filter"),
+        integer_option("src_width", 0, 320, 7680, "srcw",
+                       "processing width of the reference picture"),
+        integer_option("src_height", 0, 200, 4320, "srch",
+                       "processing height of the reference picture"),
         eotf_option("eotf", "eotf", "EOTF of the visibility thresholds"),
         eotf_option("cambi_eotf", "ceot", "same as eotf; used when not bt1886"),
-        integer("cambi_high_res_speedup", 0, 0, 2160, "hrs",
-                "1080, 1440 or 2160: halve the work for encodes at least that large"),
-        real("cambi_max_val", 1000.0, 0.0, 1000.0, "cmxv", "upper clip of every score"),
-        {"full_ref",
-         OptionType::boolean,
-         false,
-         0,
-         0,
-         {},
-         "",
-         "also score the reference picture (cambi_source, cambi_full_reference)"},
-        {"reference_order",
-         OptionType::boolean,
-         false,
-         0,
-         0,
-         {},
-         "",
-         "CUDA: where a top-k sum is too large for the reference's double sum to be exact, copy "
-         "the "
-         "c-values back and pool them in the reference's order (its last digit, at a cost); the "
-         "CPU "
-         "always does"},
-        {"heatmaps_path",
-         OptionType::text,
-         std::string(),
-         0,
-         0,
-         {},
-         "",
-         "directory for per-scale c-value heatmaps (raw .gray and .png)"},
+        integer_option("cambi_high_res_speedup", 0, 0, 2160, "hrs",
+                       "1080, 1440 or 2160: halve the work for encodes at least that large"),
+        real_option("cambi_max_val", 1000.0, 0.0, 1000.0, "cmxv", "upper clip of every score"),
+        boolean_option("full_ref", false, "",
+                       "also score the reference picture (cambi_source, cambi_full_reference)"),
+        boolean_option("reference_order", false, "",
+                       "CUDA: where a top-k sum is too large for the reference's double sum to be "
+                       "exact, copy the c-values back and pool them in the reference's order (its "
+                       "last digit, at a cost); the CPU always does"),
+        text_option("heatmaps_path", "", {}, "",
+                    "directory for per-scale c-value heatmaps (raw .gray and .png)"),
     };
 }
 
@@ -114,16 +88,14 @@ Options Options::from(const OptionValues& values) {
 }
 
 FeatureDefinition definition() {
-    FeatureDefinition definition;
-    definition.name = "cambi";
-    definition.description =
-        "CAMBI banding score (no-reference; full_ref=true also scores the reference)";
-    definition.options = option_table();
-    definition.make_cpu = make_cpu;
-#if VQ_WITH_CUDA
-    definition.make_cuda = make_cuda;
-#endif
-    return definition;
+    return {
+        .name = "cambi",
+        .description =
+            "CAMBI banding score (no-reference; full_ref=true also scores the reference)",
+        .options = option_table(),
+        .make_cpu = make_cpu,
+        .make_cuda = VQ_CUDA_TWIN(make_cuda),
+    };
 }
 
 Scorer::Scorer(Options options) : options_(std::move(options)) {}

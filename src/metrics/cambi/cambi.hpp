@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/registry.hpp"
+#include "feature/registry.hpp"
 #include "vq/picture.hpp"
 
 namespace vq::cambi {

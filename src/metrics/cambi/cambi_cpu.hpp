@@ -7,7 +7,7 @@
 
 #include <memory>
 
-#include "engine/feature.hpp"
+#include "feature/feature.hpp"
 #include "metrics/cambi/cambi.hpp"
 #include "metrics/cambi/cambi_heatmap.hpp"
 

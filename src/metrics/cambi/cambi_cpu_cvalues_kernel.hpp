@@ -10,15 +10,15 @@
 // window). The c-values of a run then read contiguous counts, one vectorised pass per contrast
 // step.
 //
-// INCLUDED ONCE PER INSTRUCTION SET by cambi_cpu_kernels.cpp, inside the variant's namespace:
+// INCLUDED ONCE PER INSTRUCTION SET through cambi_cpu_variant.hpp, inside the variant's namespace:
 // deliberately no include guard. Helpers are always inlined so that each variant's copy of
 // c_values is vectorised for its instruction set.
 
 // Marks where each run of for_each_run starts: at 0, where the mask changes, and where the value
 // changes between masked pixels. One pass the compiler vectorises; past the row, every byte is a
 // start (the sentinel that ends the last run, and padding for next_start's word reads).
-VQ_CAMBI_INLINE const std::uint8_t* run_starts(const std::uint16_t* row, const std::uint8_t* mask,
-                                               int width) {
+VQ_KERNEL_INLINE const std::uint8_t* run_starts(const std::uint16_t* row, const std::uint8_t* mask,
+                                                int width) {
     thread_local std::vector<std::uint8_t> starts;
     starts.resize(std::max(starts.size(), std::size_t(width) + 8));
     std::uint8_t* s = starts.data();
@@ -32,7 +32,7 @@ VQ_CAMBI_INLINE const std::uint8_t* run_starts(const std::uint16_t* row, const s
 }
 
 // The first start at or after `b`, eight flags at a time: a flat row costs a test per eight pixels.
-VQ_CAMBI_INLINE int next_start(const std::uint8_t* starts, int b) {
+VQ_KERNEL_INLINE int next_start(const std::uint8_t* starts, int b) {
     if constexpr (std::endian::native == std::endian::little) {
         for (;; b += 8) {
             std::uint64_t word;
@@ -48,8 +48,8 @@ VQ_CAMBI_INLINE int next_start(const std::uint8_t* starts, int b) {
 // Calls run(value, first, last) for each maximal run of equal values among masked pixels, and
 // gap(first, last) for each maximal run of unmasked ones.
 template <typename Run, typename Gap>
-VQ_CAMBI_INLINE void for_each_run(const std::uint16_t* row, const std::uint8_t* mask, int width,
-                                  Run&& run, Gap&& gap) {
+VQ_KERNEL_INLINE void for_each_run(const std::uint16_t* row, const std::uint8_t* mask, int width,
+                                   Run&& run, Gap&& gap) {
     const std::uint8_t* starts = run_starts(row, mask, width);
     for (int first = 0; first < width;) {
         const int next = next_start(starts, first + 1);
@@ -76,7 +76,7 @@ public:
 
     // Adds or removes one picture row: each run of equal masked values in the band at once.
     template <bool add>
-    VQ_CAMBI_INLINE void update(const std::uint16_t* row, const std::uint8_t* mask, int width) {
+    VQ_KERNEL_INLINE void update(const std::uint16_t* row, const std::uint8_t* mask, int width) {
         for_each_run(
             row, mask, width,
             [&](int value, int first, int last) {
@@ -86,7 +86,7 @@ public:
     }
 
     // Counts of `value` in the windows centred on each column; all zero outside the band.
-    VQ_CAMBI_INLINE const std::uint16_t* counts(int value) const {
+    VQ_KERNEL_INLINE const std::uint16_t* counts(int value) const {
         const bool inside = value >= band_.lo && value <= band_.hi;
         const std::size_t row = inside ? std::size_t(value - band_.lo) : zero_row();
         return counts_ + row * stride_ + std::size_t(span_ / 2);
@@ -98,7 +98,7 @@ private:
     // Pixels first..last of one value: at padded index first + t the window sees
     // min(t + 1, plateau, length - t) of them, a trapezoid of `length` = run + span entries.
     template <bool add>
-    VQ_CAMBI_INLINE void update_run(int value, int first, int last) {
+    VQ_KERNEL_INLINE void update_run(int value, int first, int last) {
         std::uint16_t* r = counts_ + std::size_t(value - band_.lo) * stride_ + std::size_t(first);
         const int length = last - first + 1 + span_;
         const int plateau = std::min(last - first + 1, span_ + 1);
@@ -120,8 +120,8 @@ private:
 // One contrast step over a run: c = max(c, W_δ·p0·q · LUT[p0 + q]), where the first step to
 // pass its gate sets c instead (c starts at +0.0 and every candidate is >= +0.0, §10.1).
 template <bool first_step>
-VQ_CAMBI_INLINE void step_c_values(const std::uint16_t* p0, const std::uint16_t* p1,
-                                   const std::uint16_t* p2, int weight, int length, float* c) {
+VQ_KERNEL_INLINE void step_c_values(const std::uint16_t* p0, const std::uint16_t* p1,
+                                    const std::uint16_t* p2, int weight, int length, float* c) {
     for (int t = 0; t < length; ++t) {
         const int q = std::max(p1[t], p2[t]);
         const float value = float(weight * p0[t] * q) * reciprocal_lut[std::size_t(p0[t] + q)];
@@ -131,8 +131,8 @@ VQ_CAMBI_INLINE void step_c_values(const std::uint16_t* p0, const std::uint16_t*
 
 // §10.1 for one run of masked pixels of value v at columns first..last of the current row: one
 // pass per contrast step whose gate v passes, each a plain loop over contiguous counts.
-VQ_CAMBI_INLINE void run_c_values(const WindowHistograms& hist, int v, int first, int last,
-                                  const ContrastParams& contrast, float* out) {
+VQ_KERNEL_INLINE void run_c_values(const WindowHistograms& hist, int v, int first, int last,
+                                   const ContrastParams& contrast, float* out) {
     const int n = contrast.num_diffs;
     const int length = last - first + 1;
     const std::uint16_t* p0 = hist.counts(v) + first;

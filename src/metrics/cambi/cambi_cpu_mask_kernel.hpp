@@ -1,15 +1,15 @@
 // §7 spatial mask and §9 mode filter, the two integer stages that touch every pixel.
 //
-// INCLUDED ONCE PER INSTRUCTION SET by cambi_cpu_kernels.cpp, inside the variant's namespace (so
-// that GCC compiles these copies for that instruction set): deliberately no include guard.
+// INCLUDED ONCE PER INSTRUCTION SET through cambi_cpu_variant.hpp, inside the variant's namespace
+// (so that GCC compiles these copies for that instruction set): deliberately no include guard.
 
 // §9: a if it repeats, else b if b == c, else the minimum ("all different" gives the minimum).
-VQ_CAMBI_INLINE std::uint16_t mode3(std::uint16_t a, std::uint16_t b, std::uint16_t c) {
+VQ_KERNEL_INLINE std::uint16_t mode3(std::uint16_t a, std::uint16_t b, std::uint16_t c) {
     const std::uint16_t lowest = std::min(a, std::min(b, c));
     return ((a == b) | (a == c)) ? a : (b == c ? b : lowest);
 }
 
-VQ_CAMBI_INLINE void horizontal_mode(const std::uint16_t* row, int width, std::uint16_t* out) {
+VQ_KERNEL_INLINE void horizontal_mode(const std::uint16_t* row, int width, std::uint16_t* out) {
     out[0] = row[0];
     for (int j = 1; j < width - 1; ++j) out[j] = mode3(row[j - 1], row[j], row[j + 1]);
     out[width - 1] = row[width - 1];

@@ -1,7 +1,7 @@
 // §11.1: one pass over a scale's c-values for the order-independent top-k mean
 // (cambi_cpu_pooling.cpp).
 //
-// INCLUDED ONCE PER INSTRUCTION SET by cambi_cpu_kernels.cpp, inside the variant's namespace:
+// INCLUDED ONCE PER INSTRUCTION SET through cambi_cpu_variant.hpp, inside the variant's namespace:
 // deliberately no include guard.
 
 // Eight independent lanes, lane l taking the values at indices ≡ l (mod 8) and the tail, so the

@@ -6,6 +6,7 @@
 
 #include "cuda/check.hpp"
 #include "metrics/cambi/cambi_cuda_kernels.cuh"
+#include "metrics/toolkit/sample_type.hpp"
 
 namespace vq::cambi::gpu {
 namespace {
@@ -145,10 +146,9 @@ void launch_convert(const ConvertParams& params, cudaStream_t stream) {
     const dim3 block(32, 8);
     const dim3 grid(ceil_div(width, 32), ceil_div(height, 8), unsigned(params.pictures));
     const TenBit ten_bit(params.bit_depth);
-    if (params.bit_depth > 8)
-        convert_kernel<std::uint16_t><<<grid, block, 0, stream>>>(params, ten_bit);
-    else
-        convert_kernel<std::uint8_t><<<grid, block, 0, stream>>>(params, ten_bit);
+    with_sample_type(params.bit_depth, [&](auto sample) {
+        convert_kernel<decltype(sample)><<<grid, block, 0, stream>>>(params, ten_bit);
+    });
     VQ_CUDA_CHECK_LAUNCH(convert_kernel);
 }
 

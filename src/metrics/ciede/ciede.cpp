@@ -2,34 +2,30 @@
 // scoring both twins share.
 #include "metrics/ciede/ciede.hpp"
 
+#include "metrics/toolkit/definition.hpp"
+
 namespace vq::ciede {
 
 std::unique_ptr<CpuFeature> make_cpu(const OptionValues& values);
 std::unique_ptr<Feature> make_cuda(const OptionValues& values);
 
 FeatureDefinition definition() {
-    FeatureDefinition definition;
-    definition.name = "ciede";
-    definition.description =
-        "CIEDE2000 colour difference with libvmaf's weights and quirks: ciede2000 "
-        "(45 - 20*log10(mean dE00), larger is better)";
-    // The reference accepts and ignores any option; vq rejects unknown keys like everywhere else.
-    definition.options = {
-        {"reference_422",
-         OptionType::boolean,
-         false,
-         0,
-         0,
-         {},
-         "",
-         "4:2:2 input: reproduce libvmaf's swapped chroma axes bit for bit (default: true "
-         "CIEDE2000 on 4:2:2)"},
+    return {
+        .name = "ciede",
+        .description =
+            "CIEDE2000 colour difference with libvmaf's weights and quirks: ciede2000 "
+            "(45 - 20*log10(mean dE00), larger is better)",
+        // The reference accepts and ignores any option; vq rejects unknown keys like everywhere
+        // else.
+        .options =
+            {
+                boolean_option("reference_422", false, "",
+                               "4:2:2 input: reproduce libvmaf's swapped chroma axes bit for bit "
+                               "(default: true CIEDE2000 on 4:2:2)"),
+            },
+        .make_cpu = make_cpu,
+        .make_cuda = VQ_CUDA_TWIN(make_cuda),
     };
-    definition.make_cpu = make_cpu;
-#if VQ_WITH_CUDA
-    definition.make_cuda = make_cuda;
-#endif
-    return definition;
 }
 
 Options Options::from(const OptionValues& values) { return {values.get_bool("reference_422")}; }

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/registry.hpp"
+#include "feature/registry.hpp"
 #include "metrics/ciede/ciede_chroma.hpp"
 #include "metrics/ciede/ciede_math.hpp"
 

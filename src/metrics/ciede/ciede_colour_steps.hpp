@@ -3,8 +3,8 @@
 // never an integer. Written once so that the scalar and the vector code compute the very same
 // expressions.
 //
-// INCLUDED BY ciede_math.hpp inside namespace vq::ciede, and once per instruction set by
-// ciede_cpu_kernels.cpp inside the kernel's namespace (so that GCC compiles those copies for that
+// INCLUDED BY ciede_math.hpp inside namespace vq::ciede, and once per instruction set through
+// ciede_cpu_variant.hpp inside the kernel's namespace (so that GCC compiles those copies for that
 // instruction set): deliberately no include guard.
 
 // §4.1 code values -> normalised Y'CbCr.

@@ -5,6 +5,7 @@
 #include "metrics/ciede/ciede.hpp"
 #include "metrics/ciede/ciede_cpu_delta_e_row.hpp"
 #include "metrics/ciede/ciede_cpu_lab_converter.hpp"
+#include "metrics/toolkit/sample_type.hpp"
 
 namespace vq::ciede {
 namespace {
@@ -61,9 +62,9 @@ public:
 
     void compute(const FramePair& pair, std::span<std::byte> bytes) const override {
         const int bit_depth = scorer_.format().bit_depth;
-        block_as<Block>(bytes).delta_e_sum =
-            bit_depth > 8 ? delta_e_sum<std::uint16_t>(pair, scorer_.chroma(), bit_depth)
-                          : delta_e_sum<std::uint8_t>(pair, scorer_.chroma(), bit_depth);
+        block_as<Block>(bytes).delta_e_sum = with_sample_type(bit_depth, [&](auto sample) {
+            return delta_e_sum<decltype(sample)>(pair, scorer_.chroma(), bit_depth);
+        });
     }
 };
 

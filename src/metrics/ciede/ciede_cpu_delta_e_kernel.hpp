@@ -40,7 +40,7 @@ inline void compensate_chroma(DeltaEScratch& s, int n) {
 }
 
 // Row 12 for a vector of lanes; `certain` marks the lanes whose arc tangent rounded certainly.
-VQ_CIEDE_INLINE Fv approximate_hue_angle(Fv b, Fv a_prime, Lv& certain) {
+VQ_KERNEL_INLINE Fv approximate_hue_angle(Fv b, Fv a_prime, Lv& certain) {
     const Dv angle = atan2(widen(b), widen(a_prime));
     Fv h = narrow(angle);
     certain = rounds_certainly(angle, h);
@@ -74,7 +74,7 @@ inline void hue_angles(DeltaEScratch& s, int n) {
 }
 
 // Row 16 from one sine/cosine pair and the multiple-angle formulas.
-VQ_CIEDE_INLINE Dv approximate_hue_weighting(Dv mean_hue_angle) {
+VQ_KERNEL_INLINE Dv approximate_hue_weighting(Dv mean_hue_angle) {
     constexpr double cos_pi_6 = 0.8660254037844386, sin_pi_6 = 0.5;
     constexpr double cos_pi_30 = 0.9945218953682733, sin_pi_30 = 0.10452846326765346;
     constexpr double cos_7pi_20 = 0.4539904997395468, sin_7pi_20 = 0.8910065241883678;

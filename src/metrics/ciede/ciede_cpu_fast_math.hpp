@@ -20,7 +20,7 @@ inline constexpr double certainty_margin = 0x1p-40;
 // certain when |x - F(x)| + error is below half the gap from F(x) to its nearer neighbour:
 // 2^(e-24) for a normal float in [2^e, 2^(e+1)), 2^(e-25) for ±2^e itself (the gap below a
 // power of two is half the gap above), 2^-150 for zero and subnormals.
-VQ_CIEDE_INLINE Lv rounds_certainly(Dv x, Fv rounded, Dv error) {
+VQ_KERNEL_INLINE Lv rounds_certainly(Dv x, Fv rounded, Dv error) {
     const Iv bits = (Iv)rounded;
     const Dv binade = widen((Fv)(bits & 0x7f800000));
     const Lv power_of_two = widen_mask((bits & 0x007fffff) == 0);
@@ -29,7 +29,7 @@ VQ_CIEDE_INLINE Lv rounds_certainly(Dv x, Fv rounded, Dv error) {
     return abs(x - widen(rounded)) + error < half_gap;
 }
 
-VQ_CIEDE_INLINE Lv rounds_certainly(Dv x, Fv rounded) {
+VQ_KERNEL_INLINE Lv rounds_certainly(Dv x, Fv rounded) {
     return rounds_certainly(x, rounded, abs(x) * certainty_margin);
 }
 
@@ -37,7 +37,7 @@ VQ_CIEDE_INLINE Lv rounds_certainly(Dv x, Fv rounded) {
 // up as c[2k] + c[2k+1]·z, those pairs with z^2, and so on, so the chain of dependent operations
 // is about 2·log2(N) long instead of 2·N (the loops over rows are latency-bound otherwise).
 template <int N>
-VQ_CIEDE_INLINE Dv polynomial(Dv z, const double (&c)[N]) {
+VQ_KERNEL_INLINE Dv polynomial(Dv z, const double (&c)[N]) {
     Dv terms[N];
     for (int k = 0; k < N; ++k) terms[k] = Dv{} + c[k];
     int count = N;
@@ -50,7 +50,7 @@ VQ_CIEDE_INLINE Dv polynomial(Dv z, const double (&c)[N]) {
 }
 
 // sin x for |x| <= π/2 + ε by its Taylor series through x^19 (truncation < 3e-16).
-VQ_CIEDE_INLINE Dv sin_small(Dv x) {
+VQ_KERNEL_INLINE Dv sin_small(Dv x) {
     static constexpr double c[] = {-1.0 / 6.0,
                                    1.0 / 120.0,
                                    -1.0 / 5040.0,
@@ -65,7 +65,7 @@ VQ_CIEDE_INLINE Dv sin_small(Dv x) {
 }
 
 // cos x for |x| <= π/4 by its Taylor series through x^16 (truncation < 3e-18).
-VQ_CIEDE_INLINE Dv cos_quarter(Dv x) {
+VQ_KERNEL_INLINE Dv cos_quarter(Dv x) {
     static constexpr double c[] = {-0.5,
                                    1.0 / 24.0,
                                    -1.0 / 720.0,
@@ -84,7 +84,7 @@ struct SinCos {
 
 // sin and cos of 0 <= x < 8 (hue angles up to 2.5π): reduction by π/2 in two parts (the high
 // part has 33 significant bits, so k·hi is exact for k <= 5), then the quarter-range series.
-VQ_CIEDE_INLINE SinCos sin_cos(Dv x) {
+VQ_KERNEL_INLINE SinCos sin_cos(Dv x) {
     constexpr double half_pi_hi = 0x1.921fb544p+0;
     constexpr double half_pi_lo = 0x1.0b4611a626331p-34;
     const Iv k = truncate(x * (2.0 / 3.14159265358979323846) + 0.5);
@@ -105,7 +105,7 @@ VQ_CIEDE_INLINE SinCos sin_cos(Dv x) {
 // below 1/16 (truncation < 2e-17). The table index j may come from a single-precision t: it
 // only needs to be near 8t (clamped for memory safety). Lanes with x = y = 0 get an arbitrary
 // finite value (callers replace it).
-VQ_CIEDE_INLINE Dv atan2(Dv y, Dv x) {
+VQ_KERNEL_INLINE Dv atan2(Dv y, Dv x) {
     constexpr double pi = 3.14159265358979323846;
     static constexpr double atan_eighths[9] = {
         0.0,
@@ -139,7 +139,7 @@ inline constexpr double ln2_lo = 0x1.a39ef35793c76p-33;
 
 // exp z for |z| < 700: z = n·ln2 + r with |r| <= ln2/2, e^r by its series through r^12
 // (truncation < 2e-16), then 2^n exactly.
-VQ_CIEDE_INLINE Dv exp(Dv z) {
+VQ_KERNEL_INLINE Dv exp(Dv z) {
     static constexpr double c[] = {1.0,
                                    1.0,
                                    0.5,
@@ -163,7 +163,7 @@ VQ_CIEDE_INLINE Dv exp(Dv z) {
 
 // ln x for a positive normal x: x = m·2^e with m in [√½, √2), ln m = 2·atanh(s) with
 // s = (m-1)/(m+1), |s| < 0.172, by its series through s^19 (truncation < 1e-16).
-VQ_CIEDE_INLINE Dv log(Dv x) {
+VQ_KERNEL_INLINE Dv log(Dv x) {
     static constexpr double c[] = {1.0 / 3.0,  1.0 / 5.0,  1.0 / 7.0,  1.0 / 9.0, 1.0 / 11.0,
                                    1.0 / 13.0, 1.0 / 15.0, 1.0 / 17.0, 1.0 / 19.0};
     const Uv bits = (Uv)x;

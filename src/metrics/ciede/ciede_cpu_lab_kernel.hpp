@@ -14,7 +14,7 @@ inline constexpr double pow_error = 0x1p-46;
 
 // lin(c) (§4.3), and in `error` a bound on its distance from the reference's value (zero on the
 // linear branch, which is the reference's own expression).
-VQ_CIEDE_INLINE Dv approximate_linearise(Dv c, Dv& error) {
+VQ_KERNEL_INLINE Dv approximate_linearise(Dv c, Dv& error) {
     const Lv curved = c > transfer_breakpoint;
     const Dv power = exp(transfer_exponent * log(curved ? transfer_base(c) : Dv{} + 1.0));
     error = curved ? power * pow_error : Dv{};
@@ -24,15 +24,15 @@ VQ_CIEDE_INLINE Dv approximate_linearise(Dv c, Dv& error) {
 // Bound on the distance between c1·r + c2·g + c3·b here and in the reference, given bounds on
 // the distances of r, g, b: what those propagate, plus the roundings of both sums (five each,
 // at most 2^-53 of the sum of magnitudes apiece), generously.
-VQ_CIEDE_INLINE Dv sum_error(Dv r, Dv g, Dv b, Dv error_r, Dv error_g, Dv error_b, double c1,
-                             double c2, double c3) {
+VQ_KERNEL_INLINE Dv sum_error(Dv r, Dv g, Dv b, Dv error_r, Dv error_g, Dv error_b, double c1,
+                              double c2, double c3) {
     return c1 * (error_r + abs(r) * 0x1p-48) + c2 * (error_g + abs(g) * 0x1p-48) +
            c3 * (error_b + abs(b) * 0x1p-48);
 }
 
 // f(t) (§4.5) rounded to float, for a t within `error` of the reference's. `certain` marks the
 // lanes where that rounding and the branch taken are certainly the reference's.
-VQ_CIEDE_INLINE Fv approximate_lab_f(Dv t, Dv error, Lv& certain) {
+VQ_KERNEL_INLINE Fv approximate_lab_f(Dv t, Dv error, Lv& certain) {
     const Lv curved = t > lab_epsilon;
     const Dv root = exp(lab_f_exponent * log(curved ? t : Dv{} + 1.0));
     const Dv f = curved ? root : lab_f_linear(t);
@@ -45,7 +45,7 @@ VQ_CIEDE_INLINE Fv approximate_lab_f(Dv t, Dv error, Lv& certain) {
     return rounded;
 }
 
-VQ_CIEDE_INLINE Dv load_codes(const std::int32_t* p) {
+VQ_KERNEL_INLINE Dv load_codes(const std::int32_t* p) {
     Iv v;
     __builtin_memcpy(&v, p, sizeof v);
     return to_double(v);

@@ -38,6 +38,7 @@
 #include "cuda/memory.hpp"
 #include "cuda/cuda_feature.hpp"
 #include "metrics/ciede/ciede.hpp"
+#include "metrics/toolkit/sample_type.hpp"
 
 namespace vq::ciede {
 namespace {
@@ -213,12 +214,12 @@ public:
                            scorer_.chroma(),
                            scorer_.scale()};
         const unsigned blocks = cuda::blocks_for(scorer_.pixel_count(), threads_per_block);
-        if (format.bit_depth > 8)
-            sum_delta_e<std::uint16_t>
-                <<<blocks, threads_per_block, 0, stream>>>(planes, nullptr, sum);
-        else
-            sum_delta_e<std::uint8_t>
-                <<<blocks, threads_per_block, 0, stream>>>(planes, lab_table_.data(), sum);
+        with_sample_type(format.bit_depth, [&](auto sample) {
+            using Sample = decltype(sample);
+            // Only 8-bit input has the Lab table (prepare()).
+            const auto* table = sizeof(Sample) == 1 ? lab_table_.data() : nullptr;
+            sum_delta_e<Sample><<<blocks, threads_per_block, 0, stream>>>(planes, table, sum);
+        });
         VQ_CUDA_CHECK_LAUNCH(sum_delta_e);
     }
 

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "metrics/toolkit/definition.hpp"
 #include "vq/error.hpp"
 
 namespace vq::motion {
@@ -13,75 +14,30 @@ std::unique_ptr<CpuFeature> make_cpu(const OptionValues& values);
 std::unique_ptr<Feature> make_cuda(const OptionValues& values);
 
 FeatureDefinition definition() {
-    FeatureDefinition definition;
-    definition.name = "motion";
-    definition.description =
-        "integer motion (VMAF): VMAF_integer_feature_motion_sad_score, integer_motion2, "
-        "integer_motion3";
-    definition.options = {
-        {"motion_force_zero",
-         OptionType::boolean,
-         false,
-         0,
-         0,
-         {},
-         "force_0",
-         "report zero motion"},
-        {"motion_fps_weight",
-         OptionType::real,
-         1.0,
-         0,
-         5,
-         {},
-         "mfw",
-         "multiply each SAD score by this"},
-        {"motion_max_val",
-         OptionType::real,
-         10000.0,
-         0,
-         10000,
-         {},
-         "mmxv",
-         "clip SAD scores and motion3 to this"},
-        {"motion_blend_factor",
-         OptionType::real,
-         1.0,
-         0,
-         1,
-         {},
-         "mbf",
-         "motion3 blend: x*mbf + (1-mbf)*min(mbo, x)"},
-        {"motion_blend_offset", OptionType::real, 40.0, 0, 1000, {}, "mbo", "motion3 blend offset"},
-        {"motion_five_frame_window",
-         OptionType::boolean,
-         false,
-         0,
-         0,
-         {},
-         "mffw",
-         "compare each frame with the one two frames back"},
-        {"motion_moving_average",
-         OptionType::boolean,
-         false,
-         0,
-         0,
-         {},
-         "mma",
-         "motion3 is the mean of this and the previous frame's value"},
-        {"debug",
-         OptionType::boolean,
-         false,
-         0,
-         0,
-         {},
-         "",
-         "also emit integer_motion (= the SAD score)"},
+    return {
+        .name = "motion",
+        .description =
+            "integer motion (VMAF): VMAF_integer_feature_motion_sad_score, "
+            "integer_motion2, integer_motion3",
+        .options =
+            {
+                boolean_option("motion_force_zero", false, "force_0", "report zero motion"),
+                real_option("motion_fps_weight", 1.0, 0, 5, "mfw",
+                            "multiply each SAD score by this"),
+                real_option("motion_max_val", 10000.0, 0, 10000, "mmxv",
+                            "clip SAD scores and motion3 to this"),
+                real_option("motion_blend_factor", 1.0, 0, 1, "mbf",
+                            "motion3 blend: x*mbf + (1-mbf)*min(mbo, x)"),
+                real_option("motion_blend_offset", 40.0, 0, 1000, "mbo", "motion3 blend offset"),
+                boolean_option("motion_five_frame_window", false, "mffw",
+                               "compare each frame with the one two frames back"),
+                boolean_option("motion_moving_average", false, "mma",
+                               "motion3 is the mean of this and the previous frame's value"),
+                boolean_option("debug", false, "", "also emit integer_motion (= the SAD score)"),
+            },
+        .make_cpu = make_cpu,
+        .make_cuda = VQ_CUDA_TWIN(make_cuda),
     };
-    definition.make_cpu = make_cpu;
-#if VQ_WITH_CUDA
-    definition.make_cuda = make_cuda;
-#endif
-    return definition;
 }
 
 Options Options::from(const OptionValues& values) {

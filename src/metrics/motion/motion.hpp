@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/registry.hpp"
+#include "feature/registry.hpp"
 
 namespace vq::motion {
 

@@ -3,12 +3,12 @@
 #include <vector>
 
 #include "metrics/motion/motion.hpp"
-#include "metrics/motion/motion_kernels.hpp"
+#include "metrics/motion/motion_cpu_kernels.hpp"
+#include "metrics/toolkit/mirror.hpp"
+#include "metrics/toolkit/sample_type.hpp"
 
 namespace vq::motion {
 namespace {
-
-int mirror(int i, int n) { return i < 0 ? -i : i >= n ? 2 * n - 2 - i : i; }
 
 template <typename Sample>
 std::uint64_t sad(const PlaneView<Sample>& previous, const PlaneView<Sample>& current,
@@ -54,10 +54,10 @@ public:
 std::uint64_t blurred_difference_sad(const Picture& previous, const Picture& current,
                                      const Kernels& kernels) {
     const int depth = current.format().bit_depth;
-    return depth > 8 ? sad(previous.plane<std::uint16_t>(0), current.plane<std::uint16_t>(0), depth,
-                           kernels)
-                     : sad(previous.plane<std::uint8_t>(0), current.plane<std::uint8_t>(0), depth,
-                           kernels);
+    return with_sample_type(depth, [&](auto sample) {
+        using Sample = decltype(sample);
+        return sad(previous.plane<Sample>(0), current.plane<Sample>(0), depth, kernels);
+    });
 }
 
 std::uint64_t blurred_difference_sad(const Picture& previous, const Picture& current) {

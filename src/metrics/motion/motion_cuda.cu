@@ -10,6 +10,8 @@
 #include "cuda/cuda_feature.hpp"
 #include "cuda/memory.hpp"
 #include "metrics/motion/motion.hpp"
+#include "metrics/toolkit/mirror.hpp"
+#include "metrics/toolkit/sample_type.hpp"
 
 namespace vq::motion {
 namespace {
@@ -17,8 +19,6 @@ namespace {
 constexpr int tile_width = 256;  // threads per block: one row segment of this many columns
 
 __constant__ std::int32_t device_taps[5];
-
-__device__ inline int mirror(int i, int n) { return i < 0 ? -i : i >= n ? 2 * n - 2 - i : i; }
 
 // Block (x, y) blurs columns [x·256, x·256+256) of row y: the vertical pass for those columns and
 // two mirrored columns either side into shared memory, then the horizontal pass, |·| and one
@@ -63,15 +63,10 @@ class MotionCuda final : public ScorerTwin<cuda::CudaFeature, Scorer> {
 public:
     using ScorerTwin::ScorerTwin;
 
-    void init(const VideoFormat& format) override {
-        ScorerTwin::init(format);
-        format_ = format;
-    }
-
     void prepare(cudaStream_t stream) override {
         cuda::copy_to_symbol_async(device_taps, blur_taps, stream);
         for (int k = 0; k < scorer_.options().lag(); ++k)
-            earlier_.emplace_back(format_.plane_bytes(0));
+            earlier_.emplace_back(format().plane_bytes(0));
     }
 
     // The SAD against the plane `lag` frames back (once there is one; with force_zero the scorer
@@ -85,27 +80,23 @@ public:
             auto* sad = reinterpret_cast<unsigned long long*>(device_block + offsetof(Block, sad));
             auto* has_previous =
                 reinterpret_cast<std::uint32_t*>(device_block + offsetof(Block, has_previous));
-            const dim3 grid(unsigned((format_.width + tile_width - 1) / tile_width),
-                            unsigned(format_.height));
-            const int shift = format_.bit_depth == 8 ? 8 : format_.bit_depth;
-            if (format_.bit_depth > 8)
+            const dim3 grid(unsigned((format().width + tile_width - 1) / tile_width),
+                            unsigned(format().height));
+            const int shift = format().bit_depth == 8 ? 8 : format().bit_depth;
+            with_sample_type(format().bit_depth, [&](auto sample) {
+                using Sample = decltype(sample);
                 blurred_difference_sad<<<grid, tile_width, 0, stream>>>(
-                    reinterpret_cast<const std::uint16_t*>(oldest.data()),
-                    reinterpret_cast<const std::uint16_t*>(frame.reference), format_.width,
-                    format_.height, shift, sad, has_previous);
-            else
-                blurred_difference_sad<<<grid, tile_width, 0, stream>>>(
-                    reinterpret_cast<const std::uint8_t*>(oldest.data()),
-                    reinterpret_cast<const std::uint8_t*>(frame.reference), format_.width,
-                    format_.height, shift, sad, has_previous);
+                    reinterpret_cast<const Sample*>(oldest.data()),
+                    reinterpret_cast<const Sample*>(frame.reference), format().width,
+                    format().height, shift, sad, has_previous);
+            });
             VQ_CUDA_CHECK_LAUNCH(blurred_difference_sad);
         }
-        cuda::copy_async(oldest.data(), frame.reference, format_.plane_bytes(0), stream);
+        cuda::copy_async(oldest.data(), frame.reference, format().plane_bytes(0), stream);
         ++frames_;
     }
 
 private:
-    VideoFormat format_;
     std::vector<cuda::DeviceBuffer> earlier_;  // the last `lag` reference luma planes, a ring
     std::size_t frames_ = 0;
 };

@@ -6,48 +6,32 @@
 
 #include <fmt/format.h>
 
+#include "metrics/toolkit/definition.hpp"
+
 namespace vq::psnr {
 
 std::unique_ptr<CpuFeature> make_cpu(const OptionValues& values);
 std::unique_ptr<Feature> make_cuda(const OptionValues& values);
 
 FeatureDefinition definition() {
-    FeatureDefinition definition;
-    definition.name = "psnr";
-    definition.description = "peak signal-to-noise ratio per plane: psnr_y, psnr_cb, psnr_cr (dB)";
-    definition.options = {
-        {"enable_chroma", OptionType::boolean, true, 0, 0, {}, "", "also score Cb and Cr"},
-        {"enable_mse", OptionType::boolean, false, 0, 0, {}, "", "also emit mse_y, mse_cb, mse_cr"},
-        {"enable_apsnr",
-         OptionType::boolean,
-         false,
-         0,
-         0,
-         {},
-         "",
-         "emit apsnr_y/cb/cr over the whole run (from summed SSE)"},
-        {"reduced_hbd_peak",
-         OptionType::boolean,
-         false,
-         0,
-         0,
-         {},
-         "",
-         "above 8 bits use the peak 255*2^(bpc-8) instead of 2^bpc-1"},
-        {"min_sse",
-         OptionType::real,
-         0.0,
-         0,
-         1e300,
-         {},
-         "",
-         "cap PSNR at the value a frame with this SSE would get (0: cap 6*bpc+12)"},
+    return {
+        .name = "psnr",
+        .description = "peak signal-to-noise ratio per plane: psnr_y, psnr_cb, psnr_cr (dB)",
+        .options =
+            {
+                boolean_option("enable_chroma", true, "", "also score Cb and Cr"),
+                boolean_option("enable_mse", false, "", "also emit mse_y, mse_cb, mse_cr"),
+                boolean_option("enable_apsnr", false, "",
+                               "emit apsnr_y/cb/cr over the whole run (from summed SSE)"),
+                boolean_option("reduced_hbd_peak", false, "",
+                               "above 8 bits use the peak 255*2^(bpc-8) instead of 2^bpc-1"),
+                real_option("min_sse", 0.0, 0, 1e300, "",
+                            "cap PSNR at the value a frame with this SSE would get (0: cap "
+                            "6*bpc+12)"),
+            },
+        .make_cpu = make_cpu,
+        .make_cuda = VQ_CUDA_TWIN(make_cuda),
     };
-    definition.make_cpu = make_cpu;
-#if VQ_WITH_CUDA
-    definition.make_cuda = make_cuda;
-#endif
-    return definition;
 }
 
 Options Options::from(const OptionValues& values) {

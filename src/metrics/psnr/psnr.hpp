@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/registry.hpp"
+#include "feature/registry.hpp"
 
 namespace vq::psnr {
 

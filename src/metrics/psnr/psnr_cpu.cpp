@@ -1,6 +1,8 @@
 // PSNR, CPU twin: exact integer sums of squared differences per plane.
 #include "metrics/psnr/psnr.hpp"
 
+#include "metrics/toolkit/sample_type.hpp"
+
 namespace vq::psnr {
 namespace {
 
@@ -48,12 +50,12 @@ public:
     void compute(const FramePair& pair, std::span<std::byte> bytes) const override {
         auto& block = block_as<Block>(bytes);
         block = {};
-        for (int p = 0; p < scorer_.plane_count(); ++p)
-            block.sse[p] = pair.distorted.format().bit_depth > 8
-                               ? sum_squared_error(pair.reference.plane<std::uint16_t>(p),
-                                                   pair.distorted.plane<std::uint16_t>(p))
-                               : sum_squared_error(pair.reference.plane<std::uint8_t>(p),
-                                                   pair.distorted.plane<std::uint8_t>(p));
+        with_sample_type(pair.distorted.format().bit_depth, [&](auto sample) {
+            using Sample = decltype(sample);
+            for (int p = 0; p < scorer_.plane_count(); ++p)
+                block.sse[p] = sum_squared_error(pair.reference.plane<Sample>(p),
+                                                 pair.distorted.plane<Sample>(p));
+        });
     }
 };
 

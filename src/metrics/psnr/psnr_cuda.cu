@@ -9,6 +9,7 @@
 #include "cuda/cuda_feature.hpp"
 #include "cuda/memory.hpp"
 #include "metrics/psnr/psnr.hpp"
+#include "metrics/toolkit/sample_type.hpp"
 
 namespace vq::psnr {
 namespace {
@@ -52,11 +53,6 @@ class PsnrCuda final : public ScorerTwin<cuda::CudaFeature, Scorer> {
 public:
     using ScorerTwin::ScorerTwin;
 
-    void init(const VideoFormat& format) override {
-        ScorerTwin::init(format);
-        format_ = format;
-    }
-
     void prepare(cudaStream_t) override {}  // no tables or scratch: the block is the accumulator
 
     void enqueue(const cuda::DeviceFrame& frame, std::byte* device_block,
@@ -66,23 +62,20 @@ public:
         FramePlanes planes{};
         std::size_t largest = 0;
         for (int p = 0; p < scorer_.plane_count(); ++p) {
-            const std::size_t offset = format_.plane_offset(p);
+            const std::size_t offset = format().plane_offset(p);
             const std::size_t samples =
-                std::size_t(format_.plane_width(p)) * std::size_t(format_.plane_height(p));
+                std::size_t(format().plane_width(p)) * std::size_t(format().plane_height(p));
             planes.planes[p] = {frame.reference + offset, frame.distorted + offset, samples};
             largest = std::max(largest, samples);
         }
         const dim3 grid(cuda::blocks_for(largest, threads_per_block),
                         unsigned(scorer_.plane_count()));
-        if (format_.bit_depth > 8)
-            sum_squared_errors<std::uint16_t><<<grid, threads_per_block, 0, stream>>>(planes, sse);
-        else
-            sum_squared_errors<std::uint8_t><<<grid, threads_per_block, 0, stream>>>(planes, sse);
+        with_sample_type(format().bit_depth, [&](auto sample) {
+            sum_squared_errors<decltype(sample)>
+                <<<grid, threads_per_block, 0, stream>>>(planes, sse);
+        });
         VQ_CUDA_CHECK_LAUNCH(sum_squared_errors);
     }
-
-private:
-    VideoFormat format_;
 };
 
 }  // namespace

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "metrics/toolkit/definition.hpp"
 #include "vq/error.hpp"
 
 namespace vq::vif {
@@ -11,41 +12,24 @@ std::unique_ptr<CpuFeature> make_cpu(const OptionValues& values);
 std::unique_ptr<Feature> make_cuda(const OptionValues& values);
 
 FeatureDefinition definition() {
-    FeatureDefinition definition;
-    definition.name = "vif";
-    definition.description =
-        "integer VIF of VMAF: integer_vif_scale0..3, the per-scale visual information fidelity";
-    definition.options = {
-        {"vif_enhn_gain_limit",
-         OptionType::real,
-         100.0,
-         1.0,
-         100.0,
-         {},
-         "egl",
-         "clip the contrast gain to this (1 for VMAF NEG)"},
-        {"vif_skip_scale0",
-         OptionType::boolean,
-         false,
-         0,
-         0,
-         {},
-         "ssclz",
-         "skip scale 0 and report integer_vif_scale0 = 0"},
-        {"debug",
-         OptionType::boolean,
-         false,
-         0,
-         0,
-         {},
-         "",
-         "also emit integer_vif, integer_vif_num/den and their per-scale values"},
+    return {
+        .name = "vif",
+        .description =
+            "integer VIF of VMAF: integer_vif_scale0..3, the per-scale visual "
+            "information fidelity",
+        .options =
+            {
+                real_option("vif_enhn_gain_limit", 100.0, 1.0, 100.0, "egl",
+                            "clip the contrast gain to this (1 for VMAF NEG)"),
+                boolean_option("vif_skip_scale0", false, "ssclz",
+                               "skip scale 0 and report integer_vif_scale0 = 0"),
+                boolean_option("debug", false, "",
+                               "also emit integer_vif, integer_vif_num/den and their per-scale "
+                               "values"),
+            },
+        .make_cpu = make_cpu,
+        .make_cuda = VQ_CUDA_TWIN(make_cuda),
     };
-    definition.make_cpu = make_cpu;
-#if VQ_WITH_CUDA
-    definition.make_cuda = make_cuda;
-#endif
-    return definition;
 }
 
 Options Options::from(const OptionValues& values) {

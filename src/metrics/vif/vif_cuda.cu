@@ -16,6 +16,8 @@
 #include "cuda/cuda_feature.hpp"
 #include "cuda/memory.hpp"
 #include "cuda/stream.hpp"
+#include "metrics/toolkit/mirror.hpp"
+#include "metrics/toolkit/sample_type.hpp"
 #include "metrics/vif/vif.hpp"
 #include "metrics/vif/vif_tables.hpp"
 
@@ -37,8 +39,6 @@ constexpr int radius = Scale == 0   ? 8
                        : Scale == 1 ? 4
                        : Scale == 2 ? 2
                                     : 1;
-
-__device__ inline int mirror(int i, int n) { return i < 0 ? -i : i >= n ? 2 * n - 2 - i : i; }
 
 // A tile reads at most `r` samples beyond the last valid position; positions further out are
 // needed by no output of the tile, so they read a clamped, valid sample.
@@ -242,11 +242,6 @@ class VifCuda final : public ScorerTwin<cuda::CudaFeature, Scorer> {
 public:
     using ScorerTwin::ScorerTwin;
 
-    void init(const VideoFormat& format) override {
-        ScorerTwin::init(format);
-        format_ = format;
-    }
-
     void prepare(cudaStream_t stream) override {
         std::uint16_t filters[scale_count][max_taps] = {};
         for (int s = 0; s < scale_count; ++s)
@@ -255,7 +250,7 @@ public:
         cuda::synchronize(stream);  // `filters` lives on this stack frame
         log2_table_ = cuda::to_device(log2_table());
         // Scales 1..3 of both pictures, each floor-halved from the one before.
-        int width = format_.width, height = format_.height;
+        int width = format().width, height = format().height;
         for (int s = 1; s < scale_count; ++s) {
             width /= 2;
             height /= 2;
@@ -268,14 +263,11 @@ public:
     void enqueue(const cuda::DeviceFrame& frame, std::byte* device_block,
                  cudaStream_t stream) override {
         cuda::zero_async(device_block, sizeof(Block), stream);
-        if (format_.bit_depth > 8)
-            enqueue_pyramid(reinterpret_cast<const std::uint16_t*>(frame.reference),
-                            reinterpret_cast<const std::uint16_t*>(frame.distorted), device_block,
-                            stream);
-        else
-            enqueue_pyramid(reinterpret_cast<const std::uint8_t*>(frame.reference),
-                            reinterpret_cast<const std::uint8_t*>(frame.distorted), device_block,
-                            stream);
+        with_sample_type(format().bit_depth, [&](auto sample) {
+            using Sample = decltype(sample);
+            enqueue_pyramid(reinterpret_cast<const Sample*>(frame.reference),
+                            reinterpret_cast<const Sample*>(frame.distorted), device_block, stream);
+        });
     }
 
 private:
@@ -290,7 +282,7 @@ private:
         auto* sums = reinterpret_cast<ScaleSums*>(device_block);
         const std::uint16_t* table = log2_table_.data();
         const double gain_limit = scorer_.options().enhancement_gain_limit;
-        const int w = format_.width, h = format_.height, bits = format_.bit_depth;
+        const int w = format().width, h = format().height, bits = format().bit_depth;
         if (!scorer_.options().skip_scale0) {
             scale_statistics<0><<<statistics_tiles(w, h), tile_threads, 0, stream>>>(
                 ref, dist, w, h, bits, gain_limit, table, sums + 0);
@@ -325,7 +317,6 @@ private:
         VQ_CUDA_CHECK_LAUNCH(scale_statistics<Scale>);
     }
 
-    VideoFormat format_;
     cuda::DeviceArray<std::uint16_t> log2_table_;
     ScaleImages scales_[scale_count - 1];
 };

@@ -8,13 +8,11 @@
 #include <vector>
 
 #include "metrics/vif/vif.hpp"
+#include "metrics/toolkit/mirror.hpp"
 #include "metrics/vif/vif_tables.hpp"
 #include "vq/picture.hpp"
 
 namespace vq::vif {
-
-// Reflect-101 mirror of index i into [0, n): the edge sample is not repeated.
-inline int mirror(int i, int n) { return i < 0 ? -i : i >= n ? 2 * n - 2 - i : i; }
 
 // Scales above 0 hold uint16 samples in "8-bit code value x 256" units: for the rounding rules
 // they are 16-bit input (spec §2.3, §2.4). `bits` is therefore the bit depth at scale 0 and 16

@@ -1,10 +1,10 @@
 // The per-frame pyramid walk of integer VIF.
-#include "metrics/vif/vif_pyramid.hpp"
+#include "metrics/vif/vif_cpu_pyramid.hpp"
 
 #include <cstdint>
 #include <vector>
 
-#include "metrics/vif/vif_stages.hpp"
+#include "metrics/vif/vif_cpu_stages.hpp"
 
 namespace vq::vif {
 namespace {

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "metrics/vif/vif.hpp"
-#include "metrics/vif/vif_kernels.hpp"
+#include "metrics/vif/vif_cpu_kernels.hpp"
 #include "vq/picture.hpp"
 
 namespace vq::vif {

@@ -1,8 +1,8 @@
 // Decoupling row kernels (spec §6): restored values R and additive impairment A = T - R for the
 // three detail bands, from the reference (o) and distorted (t) coefficients.
 //
-// INCLUDED ONCE PER INSTRUCTION SET, inside a namespace, by adm_kernels.cpp: deliberately no
-// include guard.
+// INCLUDED ONCE PER INSTRUCTION SET, inside a namespace, through adm_cpu_variant.hpp: deliberately
+// no include guard.
 
 // C = f32(cos(pi/180)^2) (§6.1; a test checks it against the formula).
 inline constexpr double cos_squared_one_degree = double(0x1.ffd814p-1f);
@@ -83,7 +83,7 @@ void decouple_wide_band(const std::int32_t* o, const std::int32_t* t, int begin,
                         std::int32_t* a) {
     const std::int64_t gain = std::int64_t(gain_limit);
     int j = begin;
-#if VQ_ADM_SIMD == 512
+#if VQ_SIMD_BITS == 512
     // The same steps on eight int64 lanes; GCC leaves this loop scalar (per-lane shifts, clz).
     if constexpr (integral_gain) {
         const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi64(1);

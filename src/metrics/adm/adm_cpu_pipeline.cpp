@@ -2,15 +2,15 @@
 // feeds the denominator at once, is decoupled and CSF-weighted into a ring of three rows, and
 // row i - 1 is masked as soon as its lower neighbour exists. Only the A bands, which the next
 // scale reads, are kept whole.
-#include "metrics/adm/adm_pipeline.hpp"
+#include "metrics/adm/adm_cpu_pipeline.hpp"
+
+#include "metrics/toolkit/mirror.hpp"
+#include "metrics/toolkit/sample_type.hpp"
 
 #include <type_traits>
 
 namespace vq::adm {
 namespace {
-
-// §3.1: -1 -> 1 (no edge repeat), n -> n - 1, n + 1 -> n - 2 (edge repeated).
-int mirror(int k, int n) { return k < 0 ? -k : (k >= n ? 2 * n - 1 - k : k); }
 
 // Fills indices -1, n and n + 1 of a row of n >= 2 values by the §3.1 mapping.
 template <typename T>
@@ -94,9 +94,9 @@ void stream_scale(int scale, const Config& config, const Kernels& k, ScaleRows<C
 
     // §9 for band row c: DLM (values R, masker CSF(A)) and AIM (values A, masker CSF(R)).
     auto mask_row = [&](int c) {
-        auto& up = rows.ring[mirror(c - 1, height) % 3];
+        auto& up = rows.ring[mirror_repeating_end(c - 1, height) % 3];
         auto& mid = rows.ring[c % 3];
-        auto& down = rows.ring[mirror(c + 1, height) % 3];
+        auto& down = rows.ring[mirror_repeating_end(c + 1, height) % 3];
         std::int32_t* thr = rows.thr.get();
         auto pass = [&](auto maps, auto centres, auto values, std::array<std::int64_t, 3>& acc) {
             const Coef* m[9];
@@ -155,7 +155,8 @@ void run_frame(const Config& config, const Kernels& k, const PlaneView<Sample> (
         auto dwt_row = [&](int image, int i, std::int16_t* const* bands) {
             const PlaneView<Sample>& plane = luma[image];
             const Sample* in[4];
-            for (int t = 0; t < 4; ++t) in[t] = plane.row(mirror(2 * i - 1 + t, plane.height));
+            for (int t = 0; t < 4; ++t)
+                in[t] = plane.row(mirror_repeating_end(2 * i - 1 + t, plane.height));
             std::int16_t* lo = narrow.lo.get();
             std::int16_t* hi = narrow.hi.get();
             if constexpr (sizeof(Sample) == 1)
@@ -181,7 +182,8 @@ void run_frame(const Config& config, const Kernels& k, const PlaneView<Sample> (
             std::int32_t* lo = wide.lo.get();
             std::int32_t* hi = wide.hi.get();
             int in_rows[4];
-            for (int t = 0; t < 4; ++t) in_rows[t] = mirror(2 * i - 1 + t, in_size.height);
+            for (int t = 0; t < 4; ++t)
+                in_rows[t] = mirror_repeating_end(2 * i - 1 + t, in_size.height);
             if (s == 1) {
                 const std::int16_t* in[4];
                 for (int t = 0; t < 4; ++t)
@@ -248,15 +250,11 @@ void compute_block(const Config& config, const Kernels& kernels, const Picture& 
                    const Picture& distorted, Workspace& workspace, Block& block) {
     block = {};
     prepare(config, workspace);
-    if (config.bit_depth > 8) {
-        const PlaneView<std::uint16_t> luma[2] = {reference.plane<std::uint16_t>(0),
-                                                  distorted.plane<std::uint16_t>(0)};
+    with_sample_type(config.bit_depth, [&](auto sample) {
+        using Sample = decltype(sample);
+        const PlaneView<Sample> luma[2] = {reference.plane<Sample>(0), distorted.plane<Sample>(0)};
         run_frame(config, kernels, luma, workspace, block);
-    } else {
-        const PlaneView<std::uint8_t> luma[2] = {reference.plane<std::uint8_t>(0),
-                                                 distorted.plane<std::uint8_t>(0)};
-        run_frame(config, kernels, luma, workspace, block);
-    }
+    });
 }
 
 }  // namespace vq::adm

@@ -1,5 +1,5 @@
 // Motion's two passes over one row (spec/vmaf.md §3.2), written as plain loops the compiler
-// vectorises: INCLUDED ONCE PER INSTRUCTION SET, inside a namespace, by motion_kernels.cpp
+// vectorises: INCLUDED ONCE PER INSTRUCTION SET, inside a namespace, through motion_cpu_variant.hpp
 // (deliberately no include guard). The includer provides <cstdint> and motion.hpp.
 //
 // Everything stays in 32-bit lanes:

@@ -3,9 +3,9 @@
 // plus the instructions they lack or GCC 12 lowers poorly: widening loads, the 32x32->64
 // multiply, the 16-bit multiply-add, truncation and table gathers.
 //
-// INCLUDED ONCE PER INSTRUCTION SET, inside a namespace, by vif_kernels.cpp: deliberately no
-// include guard. VQ_VIF_VECTOR_BYTES selects the width: 32 (AVX2) or 64 (AVX-512). The includer
-// provides <immintrin.h>, <cstdint>, <cstring>, <vector> and vif_stages.hpp.
+// INCLUDED ONCE PER INSTRUCTION SET, inside a namespace, through vif_cpu_variant.hpp: deliberately
+// no include guard. VQ_SIMD_BITS selects the width: 256 (AVX2) or 512 (AVX-512). The includer
+// provides <immintrin.h>, <cstdint>, <cstring>, <vector> and vif_cpu_stages.hpp.
 //
 // How the integer widths stay exact in 32-bit lanes (spec §2.3-§2.4):
 // - 8-bit vertical sums are below 2^32, so lane-wise uint32 arithmetic is exact even where an
@@ -17,16 +17,16 @@
 // - The per-pixel logarithm branch runs in double: every integer it handles is below 2^53, and
 //   L(v) reads v's exponent and top 16 bits straight from the double's bits.
 
-inline constexpr int lanes = VQ_VIF_VECTOR_BYTES / 4;  // 32-bit lanes per vector
+inline constexpr int lanes = VQ_SIMD_BITS / 32;  // 32-bit lanes per vector
 
-using U32 = std::uint32_t __attribute__((vector_size(VQ_VIF_VECTOR_BYTES)));
-using I32 = std::int32_t __attribute__((vector_size(VQ_VIF_VECTOR_BYTES)));
-using U64 = std::uint64_t __attribute__((vector_size(VQ_VIF_VECTOR_BYTES)));
-using I64 = std::int64_t __attribute__((vector_size(VQ_VIF_VECTOR_BYTES)));
-using F64 = double __attribute__((vector_size(VQ_VIF_VECTOR_BYTES)));
-using HalfI32 = std::int32_t __attribute__((vector_size(VQ_VIF_VECTOR_BYTES / 2)));
+using U32 = std::uint32_t __attribute__((vector_size(VQ_SIMD_BITS / 8)));
+using I32 = std::int32_t __attribute__((vector_size(VQ_SIMD_BITS / 8)));
+using U64 = std::uint64_t __attribute__((vector_size(VQ_SIMD_BITS / 8)));
+using I64 = std::int64_t __attribute__((vector_size(VQ_SIMD_BITS / 8)));
+using F64 = double __attribute__((vector_size(VQ_SIMD_BITS / 8)));
+using HalfI32 = std::int32_t __attribute__((vector_size(VQ_SIMD_BITS / 16)));
 
-#if VQ_VIF_VECTOR_BYTES == 32
+#if VQ_SIMD_BITS == 256
 #define VQ_VIF_LOW_HALF 0, 1, 2, 3
 #define VQ_VIF_HIGH_HALF 4, 5, 6, 7
 #else
@@ -36,16 +36,16 @@ using HalfI32 = std::int32_t __attribute__((vector_size(VQ_VIF_VECTOR_BYTES / 2)
 
 // Widening loads and the narrowing store are intrinsics: GCC 12 lowers the equivalent
 // __builtin_convertvector calls lane by lane.
-VQ_VIF_INLINE U32 load_widened(const std::uint8_t* p) {
-#if VQ_VIF_VECTOR_BYTES == 32
+VQ_KERNEL_INLINE U32 load_widened(const std::uint8_t* p) {
+#if VQ_SIMD_BITS == 256
     return (U32)_mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)));
 #else
     return (U32)_mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
 #endif
 }
 
-VQ_VIF_INLINE U32 load_widened(const std::uint16_t* p) {
-#if VQ_VIF_VECTOR_BYTES == 32
+VQ_KERNEL_INLINE U32 load_widened(const std::uint16_t* p) {
+#if VQ_SIMD_BITS == 256
     return (U32)_mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
 #else
     return (U32)_mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
@@ -53,15 +53,15 @@ VQ_VIF_INLINE U32 load_widened(const std::uint16_t* p) {
 }
 
 // Samples p[0], p[2], ..., p[2 * (lanes - 1)]: the low halves of 32-bit words, little-endian.
-VQ_VIF_INLINE U32 load_even_widened(const std::uint16_t* p) {
+VQ_KERNEL_INLINE U32 load_even_widened(const std::uint16_t* p) {
     U32 words;
     std::memcpy(&words, p, sizeof words);
     return words & 0xffff;
 }
 
 // Lanes below 2^16.
-VQ_VIF_INLINE void store_narrowed(std::uint16_t* p, U32 v) {
-#if VQ_VIF_VECTOR_BYTES == 32
+VQ_KERNEL_INLINE void store_narrowed(std::uint16_t* p, U32 v) {
+#if VQ_SIMD_BITS == 256
     const __m256i packed =
         _mm256_permute4x64_epi64(_mm256_packus_epi32((__m256i)v, (__m256i)v), 0x08);
     _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm256_castsi256_si128(packed));
@@ -71,8 +71,8 @@ VQ_VIF_INLINE void store_narrowed(std::uint16_t* p, U32 v) {
 }
 
 // The full 64-bit products of the low 32 bits of each 64-bit lane.
-VQ_VIF_INLINE U64 multiply_low_halves(U64 a, U64 b) {
-#if VQ_VIF_VECTOR_BYTES == 32
+VQ_KERNEL_INLINE U64 multiply_low_halves(U64 a, U64 b) {
+#if VQ_SIMD_BITS == 256
     return (U64)_mm256_mul_epu32((__m256i)a, (__m256i)b);
 #else
     return (U64)_mm512_mul_epu32((__m512i)a, (__m512i)b);
@@ -85,21 +85,21 @@ struct EvenOdd {
     U64 even, odd;
 };
 
-VQ_VIF_INLINE EvenOdd split_even_odd(U32 v) { return {(U64)v, (U64)v >> 32}; }
+VQ_KERNEL_INLINE EvenOdd split_even_odd(U32 v) { return {(U64)v, (U64)v >> 32}; }
 
 // Inverse of split_even_odd for lanes below 2^32.
-VQ_VIF_INLINE U32 join_even_odd(U64 even, U64 odd) { return (U32)(even | (odd << 32)); }
+VQ_KERNEL_INLINE U32 join_even_odd(U64 even, U64 odd) { return (U32)(even | (odd << 32)); }
 
 // (a * b + 2^31) >> 32 per uint32 lane, from the exact 64-bit product (spec §2.4 mu products).
-VQ_VIF_INLINE U32 rounded_high_product(U32 a, U32 b) {
+VQ_KERNEL_INLINE U32 rounded_high_product(U32 a, U32 b) {
     const EvenOdd x = split_even_odd(a), y = split_even_odd(b);
     const std::uint64_t half = std::uint64_t(1) << 31;
     return join_even_odd((multiply_low_halves(x.even, y.even) + half) >> 32,
                          (multiply_low_halves(x.odd, y.odd) + half) >> 32);
 }
 
-VQ_VIF_INLINE F64 truncate(F64 x) {
-#if VQ_VIF_VECTOR_BYTES == 32
+VQ_KERNEL_INLINE F64 truncate(F64 x) {
+#if VQ_SIMD_BITS == 256
     return (F64)_mm256_round_pd((__m256d)x, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
 #else
     return (F64)_mm512_roundscale_pd((__m512d)x, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
@@ -108,16 +108,16 @@ VQ_VIF_INLINE F64 truncate(F64 x) {
 
 // Sign-extending conversions of half a vector of int32 lanes. Intrinsics again: GCC 12 splits
 // the __builtin_convertvector forms into 128-bit pieces.
-VQ_VIF_INLINE F64 to_double(HalfI32 v) {
-#if VQ_VIF_VECTOR_BYTES == 32
+VQ_KERNEL_INLINE F64 to_double(HalfI32 v) {
+#if VQ_SIMD_BITS == 256
     return (F64)_mm256_cvtepi32_pd((__m128i)v);
 #else
     return (F64)_mm512_cvtepi32_pd((__m256i)v);
 #endif
 }
 
-VQ_VIF_INLINE I64 to_int64(HalfI32 v) {
-#if VQ_VIF_VECTOR_BYTES == 32
+VQ_KERNEL_INLINE I64 to_int64(HalfI32 v) {
+#if VQ_SIMD_BITS == 256
     return (I64)_mm256_cvtepi32_epi64((__m128i)v);
 #else
     return (I64)_mm512_cvtepi32_epi64((__m256i)v);
@@ -131,7 +131,7 @@ struct Log2Parts {
     I64 dropped;
 };
 
-VQ_VIF_INLINE Log2Parts log2_parts(F64 v) {
+VQ_KERNEL_INLINE Log2Parts log2_parts(F64 v) {
     const I64 bits = (I64)v;
     const I64 exponent = (bits >> 52) - 1023;  // floor(log2 v)
     return {((bits >> 37) & 0x7fff) + 1, 2048 * (exponent - 15)};
@@ -145,9 +145,9 @@ struct TableSum {
 
 // Adds (sign +1) or subtracts (sign -1) table[index] of the lanes of `mask` to the sum. AVX2
 // loads the entries one by one, which measured faster there than its gather; AVX-512 gathers.
-VQ_VIF_INLINE void add_entries(const std::uint16_t* table, I64 index, I64 mask, int sign,
-                               TableSum& sum) {
-#if VQ_VIF_VECTOR_BYTES == 32
+VQ_KERNEL_INLINE void add_entries(const std::uint16_t* table, I64 index, I64 mask, int sign,
+                                  TableSum& sum) {
+#if VQ_SIMD_BITS == 256
     // Lanes out of the mask read the spare entry past the end, which is zero.
     const I64 masked = mask ? index : I64{} + log2_table_size;
     std::int64_t indices[lanes / 2];
@@ -177,8 +177,8 @@ void fixed_log2_of(const double* values, std::int64_t* out, std::size_t count) {
     }
 }
 
-VQ_VIF_INLINE bool any(I64 mask) {
-#if VQ_VIF_VECTOR_BYTES == 32
+VQ_KERNEL_INLINE bool any(I64 mask) {
+#if VQ_SIMD_BITS == 256
     return _mm256_movemask_pd((__m256d)mask) != 0;
 #else
     return _mm512_movepi64_mask((__m512i)mask) != 0;
@@ -192,8 +192,8 @@ struct LaneSums {
 };
 
 // Spec §2.6 for lanes/2 pixels at once, lane for lane the plain accumulate_pixel().
-VQ_VIF_INLINE void accumulate(HalfI32 sigma1_sq_i, HalfI32 sigma2_sq_i, HalfI32 sigma12_i,
-                              double gain_limit, const std::uint16_t* table, LaneSums& sums) {
+VQ_KERNEL_INLINE void accumulate(HalfI32 sigma1_sq_i, HalfI32 sigma2_sq_i, HalfI32 sigma12_i,
+                                 double gain_limit, const std::uint16_t* table, LaneSums& sums) {
     const F64 sigma1_sq = to_double(sigma1_sq_i);
     const F64 sigma2_sq = to_double(sigma2_sq_i);
     const F64 sigma12 = to_double(sigma12_i);
@@ -275,9 +275,9 @@ struct StreamRow {
 
 // Vertical pass of 8-bit samples at `lanes` columns from `column` (spec §2.4, scale 0, 8 bits).
 template <int Radius>
-VQ_VIF_INLINE void vertical_block(const std::uint8_t* const* ref_rows,
-                                  const std::uint8_t* const* dist_rows, const std::uint16_t* f,
-                                  int /*bits*/, int column, StreamRow& out) {
+VQ_KERNEL_INLINE void vertical_block(const std::uint8_t* const* ref_rows,
+                                     const std::uint8_t* const* dist_rows, const std::uint16_t* f,
+                                     int /*bits*/, int column, StreamRow& out) {
     U32 a1{}, a2{}, axx{}, ayy{}, axy{};
     for (int k = 0; k <= 2 * Radius; ++k) {
         const U32 x = load_widened(ref_rows[k] + column);
@@ -296,9 +296,9 @@ VQ_VIF_INLINE void vertical_block(const std::uint8_t* const* ref_rows,
 // Vertical pass of uint16 samples (9..16 bits at scale 0, every scale above): square sums in
 // 64-bit lanes, kept as even and odd lanes.
 template <int Radius>
-VQ_VIF_INLINE void vertical_block(const std::uint16_t* const* ref_rows,
-                                  const std::uint16_t* const* dist_rows, const std::uint16_t* f,
-                                  int bits, int column, StreamRow& out) {
+VQ_KERNEL_INLINE void vertical_block(const std::uint16_t* const* ref_rows,
+                                     const std::uint16_t* const* dist_rows, const std::uint16_t* f,
+                                     int bits, int column, StreamRow& out) {
     U32 a1{}, a2{};
     EvenOdd axx{}, ayy{}, axy{};
     for (int k = 0; k <= 2 * Radius; ++k) {
@@ -353,8 +353,8 @@ struct TapPairs {
     int halving;
 };
 
-VQ_VIF_INLINE I32 multiply_add_pairs(I32 samples, I32 pairs) {
-#if VQ_VIF_VECTOR_BYTES == 32
+VQ_KERNEL_INLINE I32 multiply_add_pairs(I32 samples, I32 pairs) {
+#if VQ_SIMD_BITS == 256
     return (I32)_mm256_madd_epi16((__m256i)samples, (__m256i)pairs);
 #else
     return (I32)_mm512_madd_epi16((__m512i)samples, (__m512i)pairs);
@@ -368,7 +368,8 @@ struct EvenOddSums {
 };
 
 template <int Radius>
-VQ_VIF_INLINE EvenOddSums horizontal_filter(const std::uint16_t* column0, const TapPairs& pairs) {
+VQ_KERNEL_INLINE EvenOddSums horizontal_filter(const std::uint16_t* column0,
+                                               const TapPairs& pairs) {
     I32 even{}, odd{};
     for (int t = 0; t <= Radius; ++t) {
         I32 samples;
@@ -382,14 +383,15 @@ VQ_VIF_INLINE EvenOddSums horizontal_filter(const std::uint16_t* column0, const 
 }
 
 // (sum F*q + 2^15) >> 16 from the filtered high and low halves of q.
-VQ_VIF_INLINE U32 square_moment(U32 high_sum, U32 low_sum) {
+VQ_KERNEL_INLINE U32 square_moment(U32 high_sum, U32 low_sum) {
     return high_sum + ((low_sum + 32768) >> 16);
 }
 
 // Local statistics of `lanes` pixels (spec §2.4, after the filters) into the accumulators.
 // Lanes whose `inside` is false become flat pixels: one den_non_log each, taken back later.
-VQ_VIF_INLINE void accumulate_lanes(U32 mu1, U32 mu2, U32 xx, U32 yy, U32 xy, I32 inside,
-                                    double gain_limit, const std::uint16_t* table, LaneSums& sums) {
+VQ_KERNEL_INLINE void accumulate_lanes(U32 mu1, U32 mu2, U32 xx, U32 yy, U32 xy, I32 inside,
+                                       double gain_limit, const std::uint16_t* table,
+                                       LaneSums& sums) {
     const I32 zero{};
     const I32 sigma1_sq = inside ? (I32)(xx - rounded_high_product(mu1, mu1)) : zero;
     I32 sigma2_sq = inside ? (I32)(yy - rounded_high_product(mu2, mu2)) : zero;

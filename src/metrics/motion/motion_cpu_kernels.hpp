@@ -1,6 +1,6 @@
 // The CPU twin's row kernels, one table per instruction set. Every variant is compiled from the
-// same integer code (motion_rows.hpp), so all give the same bits; the tests compare each one with
-// the baseline and with a 64-bit transcription of the spec anyway.
+// same integer code (motion_cpu_rows.hpp), so all give the same bits; the tests compare each one
+// with the baseline and with a 64-bit transcription of the spec anyway.
 #pragma once
 
 #include <cstdint>

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "metrics/adm/adm.hpp"
-#include "metrics/adm/adm_kernels.hpp"
+#include "metrics/adm/adm_cpu_kernels.hpp"
 #include "vq/picture.hpp"
 
 namespace vq::adm {

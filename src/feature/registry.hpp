@@ -1,4 +1,5 @@
-// The feature registry: every metric vq knows, its options, and its twins.
+// The feature registry's types: what a metric declares (name, options, twins) and how a name is
+// looked up. The list of every metric is metrics/registry.cpp.
 #pragma once
 
 #include <functional>
@@ -7,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/feature.hpp"
+#include "feature/feature.hpp"
 #include "vq/options.hpp"
 
 namespace vq {
@@ -21,6 +22,7 @@ struct FeatureDefinition {
     std::function<std::unique_ptr<Feature>(const OptionValues&)> make_cuda;
 };
 
+// Every metric, in --list-features order (metrics/registry.cpp).
 const std::vector<FeatureDefinition>& feature_registry();
 
 // Looks a user-facing name up. "NAME_cuda" names NAME's CUDA twin explicitly: the result then

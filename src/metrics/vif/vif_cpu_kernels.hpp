@@ -1,5 +1,5 @@
 // The variants of VIF's two heavy stages, one per instruction set, chosen at run time. Every
-// variant gives results bit-identical to the plain stages of vif_stages.hpp (the tests run each
+// variant gives results bit-identical to the plain stages of vif_cpu_stages.hpp (the tests run each
 // one this CPU supports against them).
 #pragma once
 
@@ -50,7 +50,7 @@ struct Kernels {
     }
 };
 
-// Every variant this CPU runs, best first; the last is the plain one.
+// Every variant this CPU runs, best first; the last ("baseline") is the plain stages.
 std::span<const Kernels> available_kernels();
 
 inline const Kernels& best_kernels() { return available_kernels().front(); }

@@ -101,7 +101,7 @@ const Block& block_as(std::span<const std::byte> bytes) {
 // The shape of every twin: a metric's Scorer (options -> config, outputs, the common per-frame
 // block -> scores, run-long state) wrapped for one backend. Everything but the per-frame work
 // forwards to the Scorer, so a twin writes only compute() (CpuFeature) or prepare()/enqueue()
-// (cuda::CudaFeature).
+// (cuda::CudaFeature); it keeps the run's format for them (format()).
 //
 // Scorer must have init(format), outputs() and finish(const Scorer::Block&, scores); it may have
 // uses_reference(), every_frame(), outputs_listed_first(), history(), flushed_outputs(),
@@ -117,7 +117,10 @@ public:
 
     explicit ScorerTwin(Scorer scorer) : scorer_(std::move(scorer)) {}
 
-    void init(const VideoFormat& format) override { scorer_.init(format); }
+    void init(const VideoFormat& format) override {
+        scorer_.init(format);
+        format_ = format;
+    }
     std::vector<std::string> outputs() const override { return scorer_.outputs(); }
     std::size_t block_bytes() const override { return sizeof(RawBlock); }
 
@@ -173,8 +176,14 @@ public:
 
     const Scorer& scorer() const { return scorer_; }
 
+    // The run's format, after init(): what a CUDA twin sizes its scratch and launches by.
+    const VideoFormat& format() const { return format_; }
+
 protected:
     Scorer scorer_;
+
+private:
+    VideoFormat format_;
 };
 
 }  // namespace vq

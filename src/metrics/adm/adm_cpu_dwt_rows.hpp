@@ -1,7 +1,7 @@
 // DWT row kernels (spec §4, §5): one output row of the four bands from four input rows.
 //
-// INCLUDED ONCE PER INSTRUCTION SET, inside a namespace, by adm_kernels.cpp: deliberately no
-// include guard. VQ_ADM_SIMD is 0 (baseline), 256 (AVX2) or 512 (AVX-512): plain loops that the
+// INCLUDED ONCE PER INSTRUCTION SET, inside a namespace, through adm_cpu_variant.hpp: deliberately
+// no include guard. VQ_SIMD_BITS is 0 (baseline), 256 (AVX2) or 512 (AVX-512): plain loops that the
 // compiler vectorises, plus intrinsics where it cannot see the pattern. All arithmetic is integer,
 // so every instruction set gives the same bits.
 
@@ -27,7 +27,7 @@ void dwt0_vertical(const Sample* const* rows, int width, int bit_depth, std::int
     }
 }
 
-#if VQ_ADM_SIMD
+#if VQ_SIMD_BITS
 // Two int16 taps side by side, as one int32 lane of a multiply-add's coefficients: the low half
 // multiplies the even-indexed (first) sample of each pair.
 constexpr std::int32_t tap_pair(int first, int second) {
@@ -41,10 +41,10 @@ constexpr std::int32_t tap_pair(int first, int second) {
 void dwt0_horizontal(const std::int16_t* lo, const std::int16_t* hi, int count, std::int16_t* a,
                      std::int16_t* v, std::int16_t* h, std::int16_t* d) {
     int j = 0;
-#if VQ_ADM_SIMD
+#if VQ_SIMD_BITS
     // Output j is taps (0, 1) on the pair at 2j - 1 plus taps (2, 3) on the pair at 2j + 1: two
     // 16-bit multiply-adds over unaligned loads.
-#if VQ_ADM_SIMD == 512
+#if VQ_SIMD_BITS == 512
     using Vec = __m512i;
     constexpr int lanes = 16;
     auto set = [](std::int32_t x) { return _mm512_set1_epi32(x); };

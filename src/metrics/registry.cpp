@@ -1,5 +1,6 @@
-#include "engine/registry.hpp"
-
+// Every metric vq knows: a new metric adds its definition() here (docs/architecture.md, "Adding a
+// metric"). The order is --list-features' order.
+#include "feature/registry.hpp"
 #include "metrics/adm/adm.hpp"
 #include "metrics/cambi/cambi.hpp"
 #include "metrics/ciede/ciede.hpp"
@@ -22,18 +23,6 @@ const std::vector<FeatureDefinition>& feature_registry() {
         speed::temporal_definition(),
     };
     return registry;
-}
-
-FeatureLookup find_feature(std::string_view name) {
-    constexpr std::string_view cuda_suffix = "_cuda";
-    bool twin = false;
-    if (name.size() > cuda_suffix.size() && name.ends_with(cuda_suffix)) {
-        name.remove_suffix(cuda_suffix.size());
-        twin = true;
-    }
-    for (const auto& definition : feature_registry())
-        if (definition.name == name) return {&definition, twin};
-    return {};
 }
 
 }  // namespace vq

@@ -1,5 +1,5 @@
 // The plain stages of integer VIF (spec/vmaf.md §2.3-§2.6).
-#include "metrics/vif/vif_stages.hpp"
+#include "metrics/vif/vif_cpu_stages.hpp"
 
 #include <algorithm>
 #include <array>

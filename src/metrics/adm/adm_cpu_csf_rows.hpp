@@ -1,7 +1,7 @@
 // CSF weighting row kernels (spec §8): the weighted value c and the /30 masking map m of a band.
 //
-// INCLUDED ONCE PER INSTRUCTION SET, inside a namespace, by adm_kernels.cpp: deliberately no
-// include guard.
+// INCLUDED ONCE PER INSTRUCTION SET, inside a namespace, through adm_cpu_variant.hpp: deliberately
+// no include guard.
 
 // Scale 0: c = i16((I * x + K) >> S) (the product fits int32 for any uint16 multiplier) and
 // m = i16((4369 * |c| + 2048) >> 12), 4369 ~ 2^17 / 30.

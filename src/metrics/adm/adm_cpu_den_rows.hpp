@@ -1,7 +1,7 @@
 // Denominator row kernels (spec §10): one row's sum of the cubed reference coefficients.
 //
-// INCLUDED ONCE PER INSTRUCTION SET, inside a namespace, by adm_kernels.cpp: deliberately no
-// include guard.
+// INCLUDED ONCE PER INSTRUCTION SET, inside a namespace, through adm_cpu_variant.hpp: deliberately
+// no include guard.
 
 // Scale 0: sum of |o|^3 (each below 2^46).
 std::uint64_t cubed_row0(const std::int16_t* o, int begin, int end) {

@@ -1,8 +1,8 @@
 // Contrast-masking row kernels (spec §9.1, §9.2): the masking threshold shared by the three
 // bands, and one band's row sum of the cubed, thresholded values.
 //
-// INCLUDED ONCE PER INSTRUCTION SET, inside a namespace, by adm_kernels.cpp: deliberately no
-// include guard.
+// INCLUDED ONCE PER INSTRUCTION SET, inside a namespace, through adm_cpu_variant.hpp: deliberately
+// no include guard.
 
 // thr over columns [begin, end): per band, the eight neighbours of the masker map m plus the
 // centre term of c. m[3 * b + row] is band b's map at rows i - 1, i, i + 1 (already mirrored);

@@ -1,0 +1,14 @@
+// The variant table: the plain stages, and the vector stages of vif_cpu_simd.hpp compiled for
+// AVX2 and for AVX-512 on x86-64 with GCC, chosen at run time by what the CPU supports.
+#include "metrics/vif/vif_cpu_kernels.hpp"
+
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "metrics/vif/vif_cpu_stages.hpp"
+
+#define VQ_VARIANT_NAMESPACE vq::vif
+#define VQ_VARIANT_SOURCE "metrics/vif/vif_cpu_variant.hpp"
+#define VQ_VARIANT_WIDEST_BITS 512
+#include "metrics/toolkit/cpu_variants.hpp"

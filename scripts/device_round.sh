@@ -4,8 +4,11 @@
 # libraries that machine lacks, ../shared's fixtures and goldens). Logs go to $OUT.
 #
 #   device tool: run  command "bash scripts/device_round.sh all"  carry [".device"]
-#   scripts/device_round.sh [tests] [sanitize] [bench] [vmaf] [memcheck] | all   (default: all)
+#   scripts/device_round.sh [build] [tests] [sanitize] [bench] [vmaf] [memcheck] | all
+#                                                                            (default: all)
 #
+#   build     builds build-cuda THERE on every core from what prepare_device.sh --build-there
+#             packed (.device/sysroot), and puts the binaries in .device/bin
 #   tests     nvidia-smi, then every GPU test (*Cuda*), in parallel shards
 #   sanitize  compute-sanitizer memcheck (leak check), racecheck and synccheck on a CLI run and on
 #             test cases that reach every kernel
@@ -156,14 +159,28 @@ run_vmaf_bench() {
   done
 }
 
+# The build on the GPU machine: Debian's build dependencies from .device/sysroot, the image's
+# gcc, nvcc, CMake and ninja; FFmpeg and the benchmarks' library are off.
+run_build() {
+  local sysroot=$PWD/.device/sysroot/usr lib=$PWD/.device/sysroot/usr/lib/x86_64-linux-gnu
+  step configure build.log cmake -S . -B build-cuda -G Ninja -DCMAKE_BUILD_TYPE=Release -DVQ_CUDA=ON \
+    -DVQ_FFMPEG=OFF -DVQ_BENCH=OFF -DCMAKE_PREFIX_PATH="$sysroot" \
+    -DPNG_PNG_INCLUDE_DIR="$sysroot/include" -DPNG_LIBRARY="$lib/libpng16.so" \
+    -DZLIB_INCLUDE_DIR="$sysroot/include" -DZLIB_LIBRARY="$lib/libz.so"
+  step build build.log cmake --build build-cuda -j "$(nproc)" --target vq vq-synth vq_tests
+  cp build-cuda/vq build-cuda/vq-synth build-cuda/tests/vq_tests "$bin/"
+  mkdir -p .device/lib && cp -P "$lib"/*.so* .device/lib/
+}
+
 for mode in "${modes[@]}"; do
   case "$mode" in
+    build) run_build ;;
     tests) run_tests ;;
     sanitize) run_sanitize full ;;
     memcheck) run_sanitize cli ;;
     bench) run_bench ;;
     vmaf) run_vmaf_bench ;;
-    *) echo "device_round.sh: unknown mode '$mode' (tests, sanitize, bench, vmaf, memcheck or all)" >&2; exit 2 ;;
+    *) echo "device_round.sh: unknown mode '$mode' (build, tests, sanitize, bench, vmaf, memcheck or all)" >&2; exit 2 ;;
   esac
 done
 if [ ${#failed[@]} -gt 0 ]; then

@@ -4,9 +4,40 @@
 # no network) lacks: the shared libraries the binaries load that it may not have (.device/lib)
 # and the test data from ../shared (.device/shared). Both folders travel with the device tool's
 # carry option: carry [".device"]; then run scripts/device_round.sh there.
+#
+#   scripts/prepare_device.sh               build here, then pack binaries, libraries and data
+#   scripts/prepare_device.sh --build-there pack the sources' build dependencies (.device/sysroot:
+#                                           headers, libraries and CMake files of Debian's fmt,
+#                                           CLI11, nlohmann-json, GoogleTest, libpng, zlib) and the
+#                                           data; device_round.sh build then builds there on every
+#                                           core (this machine has two)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 shared=${VQ_SHARED_DIR:-../shared}
+
+pack_data() {
+  mkdir -p .device/shared
+  cp -r "$shared/fixtures" "$shared/golden" .device/shared/
+  # The reference CLI, for timing beside vq at equal threads (device_round.sh vmaf); never a test's.
+  mkdir -p .device/bin
+  [ -x "$shared/tools/vmaf-ref/vmaf" ] && cp "$shared/tools/vmaf-ref/vmaf" .device/bin/vmaf-ref
+  chmod -R u+w .device
+}
+
+if [ "${1:-}" = --build-there ]; then
+  rm -rf .device
+  root=.device/sysroot/usr
+  multiarch=lib/x86_64-linux-gnu
+  mkdir -p "$root/include" "$root/$multiarch/cmake" "$root/share/cmake"
+  cp -r /usr/include/{fmt,CLI,nlohmann,gtest,gmock,libpng16} /usr/include/{png.h,pngconf.h,pnglibconf.h,zlib.h,zconf.h} \
+    "$root/include/"
+  cp -P /usr/$multiarch/{libfmt.so*,libpng16.so*,libpng.so,libz.so*,libgtest*.a,libgmock*.a} "$root/$multiarch/"
+  cp -r /usr/$multiarch/cmake/{fmt,GTest} "$root/$multiarch/cmake/"
+  cp -r /usr/share/cmake/{CLI11,nlohmann_json} "$root/share/cmake/"
+  pack_data
+  echo "carry: .device $(du -sh .device | cut -f1) (limit 64 MiB with the tree)"
+  exit 0
+fi
 
 # FFmpeg off: the GPU machine has no FFmpeg libraries, and carrying them and their codecs would
 # not fit the transfer limit.
@@ -27,10 +58,7 @@ ldd .device/bin/* |
   awk '$2 == "=>" && $3 ~ /^\// {print $3}' | sort -u |
   grep -Ev '/(libc|libm|libdl|librt|libpthread|libstdc\+\+|libgcc_s|ld-linux[^/]*)\.so' |
   while read -r library; do cp -L "$library" .device/lib/; done
-cp -r "$shared/fixtures" "$shared/golden" .device/shared/
-# The reference CLI, for timing beside vq at equal threads (device_round.sh vmaf); never a test's.
-[ -x "$shared/tools/vmaf-ref/vmaf" ] && cp "$shared/tools/vmaf-ref/vmaf" .device/bin/vmaf-ref
-chmod -R u+w .device
+pack_data
 
 echo "carry: .device $(du -sh .device | cut -f1) (limit 64 MiB with the tree)"
 ls .device/lib

@@ -14,10 +14,16 @@
 #                        [--sizes "1920x1080 3840x2160"] [--threads "1 2"] [--frames N] [--small 4]
 #                        [--runs 3] [--long 20] [--backend cpu] [--reference PATH|none] [--no-ref]
 #                        [--floor] [--metrics "psnr cambi ciede vmaf"]
+#   scripts/bench_cli.sh --suite cpu --metrics "float_ssim float_ms_ssim psnr_hvs speed_chroma
+#                        aom_ctc vmaf_v1 vmaf_v1_4k"   # the newer rows (--metrics implies --suite cpu)
 #
 # --feature F (repeatable) times one run of every F together; --suite cpu times each of its
 # features (--metrics, default all four) on its own (the vmaf row is -m version=vmaf_v0.6.1 when vq has --model, else vq's
-# vif, adm and motion features). --frames N replaces the per-size defaults (60 at 1080p, 24 at
+# vif, adm and motion features). --metrics also takes float_ssim, float_ms_ssim, psnr_hvs and
+# speed_chroma (--no_prediction --feature NAME), aom_ctc (--aom_ctc v7.0), vmaf_v1
+# (-m version=vmaf_v1.0.16_3d0h) and vmaf_v1_4k (-m version=vmaf_v1.0.16_1d5h_2160), on both tools.
+# Each row is first tried on one small frame pair: a row vq cannot run (an older build without the
+# flag or model) is skipped with a note, one the reference cannot run is timed for vq alone. --frames N replaces the per-size defaults (60 at 1080p, 24 at
 # 4K). --threads 0 means vq's default (every core; the reference is then not run: its 0 means
 # no pool). --reference defaults to ../shared/tools/vmaf-ref/vmaf when present; "none" skips it.
 # --no-ref runs vq without -r (no-reference features). --floor adds a row for vq-read-floor.
@@ -36,7 +42,7 @@ combined=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --suite) suite=$2; shift 2 ;;
-    --metrics) metrics=$2; shift 2 ;;
+    --metrics) metrics=$2; suite=${suite:-cpu}; shift 2 ;;
     --feature) combined+=("$2"); shift 2 ;;
     --content) contents=$2; shift 2 ;;
     --runs) runs=$2; shift 2 ;;
@@ -72,7 +78,9 @@ fi
 [ "$reference" = none ] || [ -x "$reference" ] || { echo "bench_cli.sh: reference CLI $reference is not executable" >&2; exit 1; }
 
 # --- what to time: one group of rows per run, each with vq's arguments and the reference's ---
-vq_has_feature() { "$vq" --list-features | grep -q "^$1 "; }
+# `grep >/dev/null`, not `grep -q`, in these pipes: -q stops reading at the first match, the
+# writer then dies of SIGPIPE, and pipefail turns a found match into a failure now and then.
+vq_has_feature() { "$vq" --list-features | grep "^$1 " >/dev/null; }
 groups=()
 declare -A vq_args ref_args
 add_group() { groups+=("$1"); vq_args[$1]=$2; ref_args[$1]=$3; }
@@ -82,18 +90,73 @@ if [ ${#combined[@]} -gt 0 ] || [ -z "$suite" ]; then
   for f in "${combined[@]}"; do v+=" --feature $f"; r+=" --feature $f"; done
   add_group "$label" "$v" "$r"
 fi
+# The rows --metrics names beyond those four; vq and the reference take the same arguments.
+declare -A extra_rows=(
+  [float_ssim]="--no_prediction --feature float_ssim"
+  [float_ms_ssim]="--no_prediction --feature float_ms_ssim"
+  [psnr_hvs]="--no_prediction --feature psnr_hvs"
+  [speed_chroma]="--no_prediction --feature speed_chroma"
+  [aom_ctc]="--aom_ctc v7.0"
+  [vmaf_v1]="-m version=vmaf_v1.0.16_3d0h"
+  [vmaf_v1_4k]="-m version=vmaf_v1.0.16_1d5h_2160"
+)
+extra_order="float_ssim float_ms_ssim psnr_hvs speed_chroma aom_ctc vmaf_v1 vmaf_v1_4k"
+for m in $metrics; do
+  [[ " psnr cambi ciede vmaf $extra_order " == *" $m "* ]] ||
+    { echo "bench_cli.sh: unknown metric '$m' (psnr cambi ciede vmaf $extra_order)" >&2; exit 2; }
+done
 if [ "$suite" = cpu ]; then
   for f in psnr cambi ciede; do
     [[ " $metrics " == *" $f "* ]] && add_group "$f" "--feature $f" "--no_prediction --feature $f"
   done
   if [[ " $metrics " != *" vmaf "* ]]; then
     :
-  elif "$vq" --help 2>&1 | grep -q -- "--model"; then
+  elif "$vq" --help 2>&1 | grep -- "--model" >/dev/null; then
     add_group vmaf "-m version=vmaf_v0.6.1" "-m version=vmaf_v0.6.1"
   elif vq_has_feature vif && vq_has_feature adm && vq_has_feature motion; then
     add_group "vif+adm+motion" "--feature vif --feature adm --feature motion" \
             "--no_prediction --feature vif --feature adm --feature motion"
   fi
+  for m in $extra_order; do
+    [[ " $metrics " == *" $m "* ]] && add_group "$m" "${extra_rows[$m]}" "${extra_rows[$m]}"
+  done
+fi
+
+# A row whose flag, feature or model one tool lacks (an older vq: no --aom_ctc, no v1 models) is
+# a note, not a failed benchmark: each row is tried once on a small banded clip first.
+probe_ref=$dir/probe_ref.y4m probe_dist=$dir/probe_dist.y4m
+ref_skip=()
+# accepts TOOL ARGS...: whether TOOL scores one probe frame pair with ARGS; else a note.
+accepts() {
+  local tool=$1; shift
+  local out; out=$(mktemp -d)
+  if "$tool" -r "$probe_ref" -d "$probe_dist" "$@" -q -o "$out/probe.json" --json --frame_cnt 1 \
+    >/dev/null 2>"$out/err"; then rm -rf "$out"; return 0; fi
+  echo "bench_cli.sh: $tool cannot run '$*' ($(grep -v WARNING "$out/err" | head -n 1))" >&2
+  rm -rf "$out"
+  return 1
+}
+if [ ${#groups[@]} -gt 0 ]; then
+  if [ ! -f "$probe_ref" ] || [ ! -f "$probe_dist" ]; then
+    [ -x "$synth" ] || { echo "bench_cli.sh: $synth not found" >&2; exit 1; }
+    "$synth" --scene banded_gradient --size 640x360 --frames 2 --y4m --ref "$probe_ref" --dist "$probe_dist"
+  fi
+  kept=()
+  for group in "${groups[@]}"; do
+    # The group's arguments are words: split on purpose.
+    # shellcheck disable=SC2086
+    if ! accepts "$vq" ${vq_args[$group]} --backend "$backend"; then
+      echo "bench_cli.sh: row $group skipped" >&2
+      continue
+    fi
+    kept+=("$group")
+    # shellcheck disable=SC2086
+    if [ "$reference" != none ] && ! accepts "$reference" ${ref_args[$group]}; then
+      echo "bench_cli.sh: row $group without the reference" >&2
+      ref_skip+=("$group")
+    fi
+  done
+  groups=("${kept[@]}")
 fi
 
 frames_for() {
@@ -102,12 +165,18 @@ frames_for() {
 }
 
 # --- clips ---
-have_x264() { command -v ffmpeg >/dev/null && ffmpeg -hide_banner -encoders 2>/dev/null | grep -q libx264; }
+have_x264() { command -v ffmpeg >/dev/null && ffmpeg -hide_banner -encoders 2>/dev/null | grep libx264 >/dev/null; }
+
+# cached STEM CONTENT SIZE N: whether the clips made earlier are there with at least N frames.
+cached() {
+  [ -f "$1.frames" ] && [ "$(cat "$1.frames")" -ge "$4" ] &&
+    [ -f "$dir/$2_ref_$3.y4m" ] && [ -f "$dir/$2_dist_$3.y4m" ]
+}
 
 # make_natural SIZE N: natural_{ref,dist}_SIZE.y4m with at least N frames (count in a sidecar).
 make_natural() {
   local size=$1 n=$2 stem=$dir/natural_$1
-  [ -f "$stem.frames" ] && [ "$(cat "$stem.frames")" -ge "$n" ] && return 0
+  cached "$stem" natural "$size" "$n" && return 0
   have_x264 || return 1
   echo "bench_cli.sh: making $n frames of natural content at $size (once)" >&2
   local ff=(ffmpeg -hide_banner -loglevel error -y)
@@ -127,7 +196,7 @@ make_natural() {
 # benchmark).
 make_banded() {
   local size=$1 n=$2 stem=$dir/banded_$1
-  [ -f "$stem.frames" ] && [ "$(cat "$stem.frames")" -ge "$n" ] && return 0
+  cached "$stem" banded "$size" "$n" && return 0
   [ -x "$synth" ] || { echo "bench_cli.sh: $synth not found" >&2; exit 1; }
   "$synth" --scene banded_gradient --size "$size" --frames "$small" --y4m --ref "$stem.ref.part" --dist "$stem.dist.part"
   local copies=$(( (n + small - 1) / small )) side
@@ -191,7 +260,7 @@ for size in $sizes; do
         read -r vq_little _ <<< "$(measure "${vq_cmd[@]}" "$small")"
         vq_ms=$(per_frame_ms "$vq_big" "$vq_little" "$n")
         ref_ms=- ref_big=- ref_peak=-
-        if [ "$reference" != none ] && [ "$t" != 0 ]; then
+        if [ "$reference" != none ] && [ "$t" != 0 ] && [[ " ${ref_skip[*]} " != *" $group "* ]]; then
           read -r ref_big ref_peak <<< "$(measure "${ref_cmd[@]}" "$n")"
           read -r ref_little _ <<< "$(measure "${ref_cmd[@]}" "$small")"
           ref_ms=$(per_frame_ms "$ref_big" "$ref_little" "$n")

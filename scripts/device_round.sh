@@ -11,7 +11,7 @@
 #             packed (.device/sysroot), and puts the binaries in .device/bin
 #   tests     nvidia-smi, then every GPU test (*Cuda*), in parallel shards
 #   sanitize  compute-sanitizer memcheck (leak check), racecheck and synccheck on a CLI run and on
-#             test cases that reach every kernel
+#             test cases that reach every kernel (VQ_SANITIZE_TOOLS="memcheck" picks some)
 #   bench     GPU time per frame of each twin (CUDA events), then the CLI end to end at 1080p
 #             and 4K (CAMBI alone without -r; CAMBI + CIEDE + PSNR), the read floor, and the
 #             transfer counter of one combined run
@@ -90,7 +90,8 @@ run_sanitize() {
   cases+=':*AdmCudaParity*/641x359*:*AdmCudaParity*/33x33*:*AdmCudaParity*/35x700*:-*1280x720*'
   export VQ_TEST_BINARY_DIR=$scratch/sanitize
   mkdir -p "$VQ_TEST_BINARY_DIR"
-  local tools=(memcheck racecheck synccheck); [ "$1" = cli ] && tools=(memcheck)
+  local tools; read -r -a tools <<< "${VQ_SANITIZE_TOOLS:-memcheck racecheck synccheck}"
+  [ "$1" = cli ] && tools=(memcheck)
   for tool in "${tools[@]}"; do
     local extra=()
     [ "$tool" = memcheck ] && extra=(--leak-check full)

@@ -31,7 +31,11 @@ if [ "${1:-}" = --build-there ]; then
   mkdir -p "$root/include" "$root/$multiarch/cmake" "$root/share/cmake"
   cp -r /usr/include/{fmt,CLI,nlohmann,gtest,gmock,libpng16} /usr/include/{png.h,pngconf.h,pnglibconf.h,zlib.h,zconf.h} \
     "$root/include/"
-  cp -P /usr/$multiarch/{libfmt.so*,libpng16.so*,libpng.so,libz.so*,libgtest*.a,libgmock*.a} "$root/$multiarch/"
+  # Regular files under the names the CMake files and the binaries use (Debian's libz.so points
+  # to an absolute path that the GPU machine does not have).
+  cp -L /usr/$multiarch/{libfmt.so.9.1.0,libpng16.so.16,libz.so.1,libgtest*.a,libgmock*.a} "$root/$multiarch/"
+  ln -s libfmt.so.9.1.0 "$root/$multiarch/libfmt.so.9"
+  for library in libfmt.so.9 libpng16.so.16 libz.so.1; do ln -s "$library" "$root/$multiarch/${library%.*}"; done
   cp -r /usr/$multiarch/cmake/{fmt,GTest} "$root/$multiarch/cmake/"
   cp -r /usr/share/cmake/{CLI11,nlohmann_json} "$root/share/cmake/"
   pack_data

@@ -117,8 +117,8 @@ private:
 
 }  // namespace
 
-std::unique_ptr<FrameSource> scale_frames(std::unique_ptr<FrameSource> source,
-                                          const ScaleSpec& spec) {
+std::unique_ptr<FrameSource> ffmpeg::scale_frames(std::unique_ptr<FrameSource> source,
+                                                  const ScaleSpec& spec) {
     return std::make_unique<ScaledSource>(std::move(source), spec);
 }
 

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "io/ffmpeg_module.hpp"
 #include "io/input_file.hpp"
 #include "io/y4m_header.hpp"
 #include "vq/error.hpp"
@@ -99,7 +100,7 @@ OpenedInput open_video(const std::string& path, const InputOptions& options) {
         throw usage_error(
             fmt::format("'{}' looks like raw video: give its format with -w, -h, -p and -b", path));
 #if VQ_WITH_FFMPEG
-    auto source = open_ffmpeg(path, options.decode);
+    auto source = ffmpeg_module().open(path, options.decode);  // loads FFmpeg on first use
     const StreamInfo& info = source->info();
     input.rate_num = info.rate_num;
     input.rate_den = info.rate_den;

@@ -2,7 +2,8 @@
 //   "-"                          a Y4M stream on standard input;
 //   raw format given (-w -h -p -b) the raw YUV reader;
 //   a file starting "YUV4MPEG2"  the Y4M reader (vq's own: fast and exact);
-//   anything else                FFmpeg (libavformat + libavcodec), when vq is built with it.
+//   anything else                FFmpeg (libavformat + libavcodec), when vq is built with it;
+//                                its module is loaded here, on first use (ffmpeg_module.hpp).
 #pragma once
 
 #include <cstddef>

@@ -10,10 +10,10 @@
 
 #include <fmt/format.h>
 
-#include "metrics/ssim/ssim_kernels.hpp"
-#include "metrics/ssim/ssim_stages.hpp"
+#include "metrics/ssim/ssim_cpu_kernels.hpp"
+#include "metrics/ssim/ssim_cpu_stages.hpp"
 #include "metrics/ssim/ssim_tables.hpp"
-#include "metrics/ssim/ssim_terms.hpp"
+#include "metrics/ssim/ssim_cpu_terms.hpp"
 #include "support/pictures.hpp"
 #include "vq/session.hpp"
 

@@ -1,5 +1,5 @@
-// The block math of psnr_hvs_cpu_block_math.hpp on plain scalars: the baseline variant, and what the
-// tests trace the spec's worked examples through.
+// The block math of psnr_hvs_cpu_block_math.hpp on plain scalars: the baseline variant, and what
+// the tests trace the spec's worked examples through.
 #pragma once
 
 #include <cmath>

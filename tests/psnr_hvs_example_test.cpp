@@ -10,7 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "metrics/psnr_hvs/psnr_hvs.hpp"
-#include "metrics/psnr_hvs/psnr_hvs_scalar.hpp"
+#include "metrics/psnr_hvs/psnr_hvs_cpu_scalar.hpp"
 #include "support/pictures.hpp"
 #include "vq/session.hpp"
 

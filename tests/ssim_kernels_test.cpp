@@ -177,12 +177,10 @@ TEST(SsimKernels, DecimatingThePictureEqualsDecimatingItsFloatLuma) {
             ssim::decimate(float_luma(picture).view(), 1.0f, factor, box, factor,
                            baseline_kernels(), scratch, expected);
             const float reciprocal = 1.0f / ssim::luma_divisor(depth);
-            if (depth > 8)
-                ssim::decimate(picture.plane<std::uint16_t>(0), reciprocal, factor, box, factor,
+            with_sample_type(depth, [&](auto sample) {
+                ssim::decimate(picture.plane<decltype(sample)>(0), reciprocal, factor, box, factor,
                                ssim::best_kernels(), scratch, actual);
-            else
-                ssim::decimate(picture.plane<std::uint8_t>(0), reciprocal, factor, box, factor,
-                               ssim::best_kernels(), scratch, actual);
+            });
             EXPECT_TRUE(same_bits(actual, expected)) << depth << "-bit, factor " << factor;
         }
 }

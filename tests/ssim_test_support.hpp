@@ -10,10 +10,11 @@
 
 #include <fmt/format.h>
 
-#include "metrics/ssim/ssim_kernels.hpp"
-#include "metrics/ssim/ssim_stages.hpp"
+#include "metrics/ssim/ssim_cpu_kernels.hpp"
+#include "metrics/ssim/ssim_cpu_stages.hpp"
+#include "metrics/ssim/ssim_cpu_terms.hpp"
 #include "metrics/ssim/ssim_tables.hpp"
-#include "metrics/ssim/ssim_terms.hpp"
+#include "metrics/toolkit/sample_type.hpp"
 #include "support/pictures.hpp"
 #include "vq/session.hpp"
 
@@ -50,10 +51,9 @@ inline const ssim::Kernels& baseline_kernels() { return ssim::available_kernels(
 inline ssim::FloatPlane float_luma(const Picture& picture) {
     ssim::FloatPlane plane;
     const int bit_depth = picture.format().bit_depth;
-    if (bit_depth > 8)
-        ssim::convert_luma(picture.plane<std::uint16_t>(0), bit_depth, plane);
-    else
-        ssim::convert_luma(picture.plane<std::uint8_t>(0), bit_depth, plane);
+    with_sample_type(bit_depth, [&](auto sample) {
+        ssim::convert_luma(picture.plane<decltype(sample)>(0), bit_depth, plane);
+    });
     return plane;
 }
 

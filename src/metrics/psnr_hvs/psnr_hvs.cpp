@@ -12,14 +12,15 @@ namespace vq::psnr_hvs {
 std::unique_ptr<CpuFeature> make_cpu(const OptionValues& values);
 
 FeatureDefinition definition() {
-    FeatureDefinition definition;
-    definition.name = "psnr_hvs";
-    definition.description =
-        "PSNR-HVS: DCT-domain PSNR with contrast sensitivity and masking per plane: "
-        "psnr_hvs_y, psnr_hvs_cb, psnr_hvs_cr and the weighted psnr_hvs (dB)";
     // The reference has no options and ignores any key; vq rejects unknown keys as everywhere.
-    definition.make_cpu = make_cpu;
-    return definition;
+    return {.name = "psnr_hvs",
+            .description =
+                "PSNR-HVS: DCT-domain PSNR with contrast sensitivity and masking per "
+                "plane: psnr_hvs_y, psnr_hvs_cb, psnr_hvs_cr and the weighted psnr_hvs "
+                "(dB)",
+            .options = {},
+            .make_cpu = make_cpu,
+            .make_cuda = nullptr};
 }
 
 int scored_width(const VideoFormat& format, int plane) {

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "metrics/speed/speed_stages.hpp"
+#include "metrics/toolkit/definition.hpp"
 #include "vq/error.hpp"
 
 namespace vq::speed {
@@ -17,58 +18,25 @@ std::unique_ptr<CpuFeature> make_temporal_cpu(const OptionValues& values);
 
 namespace {
 
-// Spec §1.1: the options both features share; speed_chroma adds the weighting mode and
-// speed_temporal the reference-difference switch.
-std::vector<OptionSpec> common_options() {
+// Spec §1.1: the options both features share, followed by the feature's own (speed_chroma's
+// weighting mode, speed_temporal's reference-difference switch).
+std::vector<OptionSpec> options_with(OptionSpec own) {
     return {
-        {"speed_kernelscale",
-         OptionType::real,
-         1.0,
-         0.1,
-         4.0,
-         {},
-         "ks",
-         "widen the Gaussian kernels (one of the allowed scales, e.g. 0.5, 1, 1.5, 2, 3)"},
-        {"speed_prescale",
-         OptionType::real,
-         1.0,
-         0.1,
-         4.0,
-         {},
-         "ps",
-         "rescale each plane by this before anything else"},
-        {"speed_prescale_method",
-         OptionType::text,
-         std::string("nearest"),
-         0,
-         0,
-         {"nearest", "bilinear", "bicubic", "lanczos4"},
-         "psm",
-         "how the prescale resamples"},
-        {"speed_sigma_nn",
-         OptionType::real,
-         0.29,
-         0.1,
-         2.0,
-         {},
-         "snn",
-         "neural-noise standard deviation"},
-        {"speed_nn_floor",
-         OptionType::real,
-         0.0,
-         0.0,
-         1.0,
-         {},
-         "nnf",
-         "noise floor as a fraction of sigma_nn: blocks below it are skipped"},
-        {"speed_max_val",
-         OptionType::real,
-         1000.0,
-         0.0,
-         1000.0,
-         {},
-         "mxv",
-         "clip every score to this (speed_temporal: named, never applied, as in libvmaf)"},
+        real_option(
+            "speed_kernelscale", 1.0, 0.1, 4.0, "ks",
+            "widen the Gaussian kernels (one of the allowed scales, e.g. 0.5, 1, 1.5, 2, 3)"),
+        real_option("speed_prescale", 1.0, 0.1, 4.0, "ps",
+                    "rescale each plane by this before anything else"),
+        text_option("speed_prescale_method", "nearest",
+                    {"nearest", "bilinear", "bicubic", "lanczos4"}, "psm",
+                    "how the prescale resamples"),
+        real_option("speed_sigma_nn", 0.29, 0.1, 2.0, "snn", "neural-noise standard deviation"),
+        real_option("speed_nn_floor", 0.0, 0.0, 1.0, "nnf",
+                    "noise floor as a fraction of sigma_nn: blocks below it are skipped"),
+        real_option(
+            "speed_max_val", 1000.0, 0.0, 1000.0, "mxv",
+            "clip every score to this (speed_temporal: named, never applied, as in libvmaf)"),
+        std::move(own),
     };
 }
 
@@ -88,39 +56,28 @@ PrescaleMethod method_named(const std::string& name) {
 }  // namespace
 
 FeatureDefinition chroma_definition() {
-    FeatureDefinition definition;
-    definition.name = "speed_chroma";
-    definition.description =
-        "SpEED on the chroma planes (VMAF v1.0.16): speed_chroma_u, speed_chroma_v, "
-        "speed_chroma_uv";
-    definition.options = common_options();
-    definition.options.push_back({"speed_weight_var_mode",
-                                  OptionType::integer,
-                                  std::int64_t(0),
-                                  0,
-                                  6,
-                                  {},
-                                  "wvm",
-                                  "how block variances weight the entropies (0..6)"});
-    definition.make_cpu = make_chroma_cpu;
-    return definition;
+    return {
+        .name = "speed_chroma",
+        .description =
+            "SpEED on the chroma planes (VMAF v1.0.16): speed_chroma_u, speed_chroma_v, "
+            "speed_chroma_uv",
+        .options = options_with(integer_option("speed_weight_var_mode", 0, 0, 6, "wvm",
+                                               "how block variances weight the entropies (0..6)")),
+        .make_cpu = make_chroma_cpu,
+        .make_cuda = nullptr,
+    };
 }
 
 FeatureDefinition temporal_definition() {
-    FeatureDefinition definition;
-    definition.name = "speed_temporal";
-    definition.description = "SpEED on luma frame differences: speed_temporal (0 on frame 0)";
-    definition.options = common_options();
-    definition.options.push_back({"speed_use_ref_diff",
-                                  OptionType::boolean,
-                                  false,
-                                  0,
-                                  0,
-                                  {},
-                                  "urd",
-                                  "difference the previous distorted frame with the reference"});
-    definition.make_cpu = make_temporal_cpu;
-    return definition;
+    return {
+        .name = "speed_temporal",
+        .description = "SpEED on luma frame differences: speed_temporal (0 on frame 0)",
+        .options = options_with(
+            boolean_option("speed_use_ref_diff", false, "urd",
+                           "difference the previous distorted frame with the reference")),
+        .make_cpu = make_temporal_cpu,
+        .make_cuda = nullptr,
+    };
 }
 
 Options Options::from(const OptionValues& values, const char* feature) {

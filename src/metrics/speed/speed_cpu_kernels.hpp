@@ -31,7 +31,7 @@ struct Kernels {
     ProductFunction product;
 };
 
-// Every variant this CPU runs, best first; the last is the plain one.
+// Every variant this CPU runs, best first; the last is the baseline.
 std::span<const Kernels> available_kernels();
 
 inline const Kernels& best_kernels() { return available_kernels().front(); }

@@ -1,6 +1,6 @@
 // SpEED's vector-friendly stages as plain loops (spec/speed.md §7, §8.2, §8.6), written so that
 // the compiler vectorises them across independent outputs only: each output keeps the spec's
-// sequential order. speed_cpu_kernels.cpp includes this file once per instruction set, inside a
+// sequential order. speed_cpu_variant.hpp includes this file once per instruction set, inside a
 // namespace, under GCC's target pragma; no include guard on purpose.
 
 // Spec §7: the vertical pass, one output row.

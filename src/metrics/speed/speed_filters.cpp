@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "metrics/speed/speed_stages.hpp"
+#include "metrics/toolkit/mirror.hpp"
 
 namespace vq::speed {
 namespace {
@@ -13,8 +14,6 @@ int odd_up(float f) {
     const int c = int(std::ceil(f));
     return c % 2 != 0 ? c : c + 1;
 }
-
-int mirror(int i, int n) { return i < 0 ? -i : i >= n ? 2 * n - 2 - i : i; }
 
 // Spec §7's separable filter on a whole (small) image: vertical pass, then horizontal.
 FloatPlane filtered(const FloatPlane& image, const std::vector<float>& taps) {

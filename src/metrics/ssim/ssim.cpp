@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "metrics/ssim/ssim_tables.hpp"
+#include "metrics/toolkit/definition.hpp"
 #include "vq/error.hpp"
 
 namespace vq::ssim {
@@ -18,22 +19,18 @@ std::unique_ptr<CpuFeature> make_ms_ssim_cpu(const OptionValues& values);
 
 namespace {
 
-// No option renames an output (spec §1.3): none has an alias.
-OptionSpec flag(std::string key, std::string description) {
-    return {std::move(key), OptionType::boolean, false, 0, 0, {}, "", std::move(description)};
+// The options both features share, whose descriptions name the feature's score. No option renames
+// an output (spec §1.3): none has an alias.
+std::string lcs_description(const char* score) {
+    return fmt::format("also emit the mean luminance, contrast and structure terms of {}", score);
 }
 
-std::vector<OptionSpec> common_options(const char* score) {
-    return {
-        flag("enable_lcs", fmt::format("also emit the mean luminance, contrast and structure terms "
-                                       "of {}",
-                                       score)),
-        flag("enable_db", fmt::format("write {} in dB: -10 log10(1 - score)", score)),
-        flag("clip_db",
-             "with enable_db, cap the dB value at the largest a frame of this size and "
-             "depth can reach"),
-    };
+std::string db_description(const char* score) {
+    return fmt::format("write {} in dB: -10 log10(1 - score)", score);
 }
+
+constexpr const char* clip_db_description =
+    "with enable_db, cap the dB value at the largest a frame of this size and depth can reach";
 
 // The reference scales only these depths to the 8-bit range (spec §3); any other it reads as
 // bytes, which gives no meaningful score.
@@ -47,32 +44,38 @@ void require_supported_depth(const char* feature, int bit_depth) {
 }  // namespace
 
 FeatureDefinition ssim_definition() {
-    FeatureDefinition definition;
-    definition.name = "float_ssim";
-    definition.description =
-        "SSIM of the luma plane (float_ssim), after an optional downscale; l/c/s on request";
-    definition.options = common_options("float_ssim");
-    definition.options.push_back({"scale",
-                                  OptionType::integer,
-                                  std::int64_t{0},
-                                  0,
-                                  10,
-                                  {},
-                                  "",
-                                  "downscale factor before SSIM: 0 = automatic "
-                                  "(round(min(w,h)/256)), 1 = none, 2..10 = that factor"});
-    definition.make_cpu = make_ssim_cpu;
-    return definition;
+    return {
+        .name = "float_ssim",
+        .description =
+            "SSIM of the luma plane (float_ssim), after an optional downscale; l/c/s on request",
+        .options =
+            {
+                boolean_option("enable_lcs", false, "", lcs_description("float_ssim")),
+                boolean_option("enable_db", false, "", db_description("float_ssim")),
+                boolean_option("clip_db", false, "", clip_db_description),
+                integer_option("scale", 0, 0, 10, "",
+                               "downscale factor before SSIM: 0 = automatic "
+                               "(round(min(w,h)/256)), 1 = none, 2..10 = that factor"),
+            },
+        .make_cpu = make_ssim_cpu,
+        .make_cuda = nullptr,
+    };
 }
 
 FeatureDefinition ms_ssim_definition() {
-    FeatureDefinition definition;
-    definition.name = "float_ms_ssim";
-    definition.description =
-        "five-scale MS-SSIM of the luma plane (float_ms_ssim); per-scale l/c/s on request";
-    definition.options = common_options("float_ms_ssim");
-    definition.make_cpu = make_ms_ssim_cpu;
-    return definition;
+    return {
+        .name = "float_ms_ssim",
+        .description =
+            "five-scale MS-SSIM of the luma plane (float_ms_ssim); per-scale l/c/s on request",
+        .options =
+            {
+                boolean_option("enable_lcs", false, "", lcs_description("float_ms_ssim")),
+                boolean_option("enable_db", false, "", db_description("float_ms_ssim")),
+                boolean_option("clip_db", false, "", clip_db_description),
+            },
+        .make_cpu = make_ms_ssim_cpu,
+        .make_cuda = nullptr,
+    };
 }
 
 Options Options::for_ssim(const OptionValues& values) {

@@ -1,6 +1,6 @@
 // SSIM and MS-SSIM (spec/ssim.md): libvmaf's float_ssim and float_ms_ssim. Two features over one
-// machinery (the Gaussian-window statistics of §6 and the decimation of §7, in ssim_stages.hpp);
-// here are their options, per-frame blocks and the host-side scoring.
+// machinery (the Gaussian-window statistics of §6 and the decimation of §7, in
+// ssim_cpu_stages.hpp); here are their options, per-frame blocks and the host-side scoring.
 #pragma once
 
 #include <array>

@@ -1,9 +1,10 @@
-// float_ssim and float_ms_ssim, CPU twins: the luma planes through the stages of ssim_stages.hpp
-// with the best kernel variant this CPU runs.
+// float_ssim and float_ms_ssim, CPU twins: the luma planes through the stages of
+// ssim_cpu_stages.hpp with the best kernel variant this CPU runs.
 #include "metrics/ssim/ssim.hpp"
-#include "metrics/ssim/ssim_kernels.hpp"
-#include "metrics/ssim/ssim_stages.hpp"
+#include "metrics/ssim/ssim_cpu_kernels.hpp"
+#include "metrics/ssim/ssim_cpu_stages.hpp"
 #include "metrics/ssim/ssim_tables.hpp"
+#include "metrics/toolkit/sample_type.hpp"
 
 namespace vq::ssim {
 namespace {
@@ -23,10 +24,9 @@ Workspace& thread_workspace() {
 // Spec §3: a picture's luma as a float plane.
 void convert(const Picture& picture, FloatPlane& out) {
     const int bit_depth = picture.format().bit_depth;
-    if (bit_depth > 8)
-        convert_luma(picture.plane<std::uint16_t>(0), bit_depth, out);
-    else
-        convert_luma(picture.plane<std::uint8_t>(0), bit_depth, out);
+    with_sample_type(bit_depth, [&](auto sample) {
+        convert_luma(picture.plane<decltype(sample)>(0), bit_depth, out);
+    });
 }
 
 // Spec §7.3 straight from a picture's luma: each sample is converted (§3) as it is read.
@@ -34,12 +34,10 @@ void downscale(const Picture& picture, int factor, std::span<const float> box,
                const Kernels& kernels, Scratch& scratch, FloatPlane& out) {
     const int bit_depth = picture.format().bit_depth;
     const float reciprocal = 1.0f / luma_divisor(bit_depth);
-    if (bit_depth > 8)
-        decimate(picture.plane<std::uint16_t>(0), reciprocal, factor, box, factor, kernels, scratch,
-                 out);
-    else
-        decimate(picture.plane<std::uint8_t>(0), reciprocal, factor, box, factor, kernels, scratch,
-                 out);
+    with_sample_type(bit_depth, [&](auto sample) {
+        decimate(picture.plane<decltype(sample)>(0), reciprocal, factor, box, factor, kernels,
+                 scratch, out);
+    });
 }
 
 class SsimCpu final : public ScorerTwin<CpuFeature, SsimScorer> {

@@ -6,7 +6,7 @@
 //   I32, U32, F32    int32_t / uint32_t / float, or GCC vectors of them with equal lane counts
 //   F32 to_float(I32)          lane-wise int -> float conversion (round to nearest)
 //   F32 rounded_sqrt(F32)      lane-wise f32(sqrtd(double(x))), i.e. a correctly rounded sqrt
-// and provides <cstdint> and psnr_hvs_tables.hpp. Every operation below is the same lane-wise
+// and provides <cstdint> and psnr_hvs_cpu_tables.hpp. Every operation below is the same lane-wise
 // integer or IEEE binary32 operation for a scalar and for each vector lane, in the spec's order,
 // so each lane of a vector variant is bit-identical to the scalar code on that lane's block.
 // (C-style casts between I32 and U32 are value conversions for scalars and bit casts for

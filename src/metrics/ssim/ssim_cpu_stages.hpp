@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "metrics/ssim/ssim.hpp"
-#include "metrics/ssim/ssim_kernels.hpp"
+#include "metrics/ssim/ssim_cpu_kernels.hpp"
 #include "vq/picture.hpp"
 
 namespace vq::ssim {

@@ -1,46 +1,46 @@
 // The vector variant of SSIM's hot loops, written once with GCC vector extensions (lane-wise IEEE
 // float and double arithmetic; -ffp-contract=off keeps it unfused) plus the square root they
-// lack. Each lane is one output element and does the operations of ssim_terms.hpp in the same
+// lack. Each lane is one output element and does the operations of ssim_cpu_terms.hpp in the same
 // order, so every lane's result is the baseline's bit for bit; columns a vector does not cover
-// run ssim_terms.hpp itself.
+// run ssim_cpu_terms.hpp itself.
 //
-// INCLUDED ONCE PER INSTRUCTION SET, inside a namespace, by ssim_kernels.cpp: deliberately no
-// include guard. VQ_SSIM_VECTOR_BYTES selects the width: 32 (AVX2) or 64 (AVX-512). The includer
-// provides <immintrin.h>, <cstring> and ssim_terms.hpp.
+// INCLUDED ONCE PER INSTRUCTION SET by ssim_cpu_variant.hpp: deliberately no include guard.
+// VQ_SIMD_BITS selects the width: 256 (AVX2) or 512 (AVX-512). The includer provides
+// <immintrin.h>, <cstring> and ssim_cpu_terms.hpp.
 
 // A vector of doubles and the floats that widen into it one to one (vcvtps2pd / vcvtpd2ps).
-inline constexpr int lanes = VQ_SSIM_VECTOR_BYTES / 8;
+inline constexpr int lanes = VQ_SIMD_BITS / 64;
 
-using Floats = float __attribute__((vector_size(VQ_SSIM_VECTOR_BYTES / 2)));
-using Doubles = double __attribute__((vector_size(VQ_SSIM_VECTOR_BYTES)));
+using Floats = float __attribute__((vector_size(VQ_SIMD_BITS / 16)));
+using Doubles = double __attribute__((vector_size(VQ_SIMD_BITS / 8)));
 
-VQ_SSIM_INLINE Floats load(const float* p) {
+VQ_KERNEL_INLINE Floats load(const float* p) {
     Floats v;
     std::memcpy(&v, p, sizeof v);
     return v;
 }
 
-VQ_SSIM_INLINE void store(float* p, Floats v) { std::memcpy(p, &v, sizeof v); }
+VQ_KERNEL_INLINE void store(float* p, Floats v) { std::memcpy(p, &v, sizeof v); }
 
-VQ_SSIM_INLINE Floats broadcast(float value) {
+VQ_KERNEL_INLINE Floats broadcast(float value) {
     Floats v;
     for (int i = 0; i < lanes; ++i) v[i] = value;
     return v;
 }
 
 // An intrinsic: GCC 12 lowers the equivalent __builtin_convertvector in two halves.
-VQ_SSIM_INLINE Doubles widen(Floats v) {
-#if VQ_SSIM_VECTOR_BYTES == 32
+VQ_KERNEL_INLINE Doubles widen(Floats v) {
+#if VQ_SIMD_BITS == 256
     return (Doubles)_mm256_cvtps_pd((__m128)v);
 #else
     return (Doubles)_mm512_cvtps_pd((__m256)v);
 #endif
 }
 
-VQ_SSIM_INLINE Floats narrow(Doubles v) { return __builtin_convertvector(v, Floats); }
+VQ_KERNEL_INLINE Floats narrow(Doubles v) { return __builtin_convertvector(v, Floats); }
 
-VQ_SSIM_INLINE Floats square_root(Floats v) {
-#if VQ_SSIM_VECTOR_BYTES == 32
+VQ_KERNEL_INLINE Floats square_root(Floats v) {
+#if VQ_SIMD_BITS == 256
     return (Floats)_mm_sqrt_ps((__m128)v);
 #else
     return (Floats)_mm256_sqrt_ps((__m256)v);
@@ -74,8 +74,8 @@ void weighted_sum_row(const float* const* sources, const float* weights, int tap
     for (; x < width; ++x) out[x] = weighted_sum(sources, weights, taps, x);
 }
 
-// The terms of `lanes` positions in vectors (ssim_terms.hpp's terms(), lane-wise), then added to
-// the sums one position at a time, in column order, as the spec's sequential sums require.
+// The terms of `lanes` positions in vectors (ssim_cpu_terms.hpp's terms(), lane-wise), then added
+// to the sums one position at a time, in column order, as the spec's sequential sums require.
 void accumulate_terms_row(const MomentRows& rows, int width, Sums& sums) {
     Sums total = sums;
     const Floats zero{};

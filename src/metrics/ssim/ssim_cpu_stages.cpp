@@ -1,6 +1,6 @@
 // The stages of spec §3, §5-§7. The arithmetic of every output element is in the variant table's
 // kernels; this file arranges the rows they read.
-#include "metrics/ssim/ssim_stages.hpp"
+#include "metrics/ssim/ssim_cpu_stages.hpp"
 
 #include <algorithm>
 #include <array>

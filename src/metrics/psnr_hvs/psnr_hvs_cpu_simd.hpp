@@ -1,35 +1,35 @@
 // The vector variant of PSNR-HVS's row kernel: each lane is one block of the row, so every lane
-// runs the scalar block math (psnr_hvs_block_math.hpp) on its own block, op for op.
+// runs the scalar block math (psnr_hvs_cpu_block_math.hpp) on its own block, op for op.
 //
-// INCLUDED ONCE PER INSTRUCTION SET, inside a namespace, by psnr_hvs_kernels.cpp: deliberately no
-// include guard. VQ_PSNR_HVS_VECTOR_BYTES selects the width: 32 (AVX2, 8 blocks) or 64
-// (AVX-512, 16 blocks). The includer provides <immintrin.h>, <cstdint>, <cstring>,
-// <utility>, psnr_hvs.hpp and psnr_hvs_tables.hpp.
+// INCLUDED ONCE PER INSTRUCTION SET by psnr_hvs_cpu_variant.hpp: deliberately no include guard.
+// VQ_SIMD_BITS selects the width: 256 (AVX2, 8 blocks) or 512 (AVX-512, 16 blocks). The includer
+// provides <immintrin.h>, <cstdint>, <cstring>, <utility>, psnr_hvs.hpp and
+// psnr_hvs_cpu_tables.hpp.
 
-inline constexpr int lanes = VQ_PSNR_HVS_VECTOR_BYTES / 4;
+inline constexpr int lanes = VQ_SIMD_BITS / 32;
 
-using I32 = std::int32_t __attribute__((vector_size(VQ_PSNR_HVS_VECTOR_BYTES)));
-using U32 = std::uint32_t __attribute__((vector_size(VQ_PSNR_HVS_VECTOR_BYTES)));
-using F32 = float __attribute__((vector_size(VQ_PSNR_HVS_VECTOR_BYTES)));
+using I32 = std::int32_t __attribute__((vector_size(VQ_SIMD_BITS / 8)));
+using U32 = std::uint32_t __attribute__((vector_size(VQ_SIMD_BITS / 8)));
+using F32 = float __attribute__((vector_size(VQ_SIMD_BITS / 8)));
 
-VQ_PSNR_HVS_INLINE F32 to_float(I32 value) { return __builtin_convertvector(value, F32); }
+VQ_KERNEL_INLINE F32 to_float(I32 value) { return __builtin_convertvector(value, F32); }
 
 // IEEE sqrt in float is correctly rounded, as f32(sqrtd(double(x))) is (spec §7).
-VQ_PSNR_HVS_INLINE F32 rounded_sqrt(F32 value) {
-#if VQ_PSNR_HVS_VECTOR_BYTES == 32
+VQ_KERNEL_INLINE F32 rounded_sqrt(F32 value) {
+#if VQ_SIMD_BITS == 256
     return (F32)_mm256_sqrt_ps((__m256)value);
 #else
     return (F32)_mm512_sqrt_ps((__m512)value);
 #endif
 }
 
-#include "metrics/psnr_hvs/psnr_hvs_block_math.hpp"
+#include "metrics/psnr_hvs/psnr_hvs_cpu_block_math.hpp"
 
 // Half a group's blocks: one 64-bit word per block, and their indices as 32-bit integers.
-using U64 = std::uint64_t __attribute__((vector_size(VQ_PSNR_HVS_VECTOR_BYTES)));
-using HalfI32 = std::int32_t __attribute__((vector_size(VQ_PSNR_HVS_VECTOR_BYTES / 2)));
+using U64 = std::uint64_t __attribute__((vector_size(VQ_SIMD_BITS / 8)));
+using HalfI32 = std::int32_t __attribute__((vector_size(VQ_SIMD_BITS / 16)));
 
-#if VQ_PSNR_HVS_VECTOR_BYTES == 32
+#if VQ_SIMD_BITS == 256
 #define VQ_PSNR_HVS_LOW_HALF 0, 1, 2, 3
 #define VQ_PSNR_HVS_HIGH_HALF 4, 5, 6, 7
 #define VQ_PSNR_HVS_ALL_LANES 0, 1, 2, 3, 4, 5, 6, 7
@@ -40,8 +40,8 @@ using HalfI32 = std::int32_t __attribute__((vector_size(VQ_PSNR_HVS_VECTOR_BYTES
 #endif
 
 // The 64-bit words at base + byte_offsets[lane].
-VQ_PSNR_HVS_INLINE U64 gather_words(const std::byte* base, HalfI32 byte_offsets) {
-#if VQ_PSNR_HVS_VECTOR_BYTES == 32
+VQ_KERNEL_INLINE U64 gather_words(const std::byte* base, HalfI32 byte_offsets) {
+#if VQ_SIMD_BITS == 256
     return (U64)_mm256_i32gather_epi64(reinterpret_cast<const long long*>(base),
                                        (__m128i)byte_offsets, 1);
 #else
@@ -51,7 +51,7 @@ VQ_PSNR_HVS_INLINE U64 gather_words(const std::byte* base, HalfI32 byte_offsets)
 
 // Bits [shift, shift + width) of each word of both halves, as one vector of 32-bit lanes.
 template <int shift, int width>
-VQ_PSNR_HVS_INLINE I32 field(U64 low, U64 high) {
+VQ_KERNEL_INLINE I32 field(U64 low, U64 high) {
     constexpr std::uint64_t mask = (std::uint64_t(1) << width) - 1;
     const HalfI32 l = __builtin_convertvector((low >> shift) & mask, HalfI32);
     const HalfI32 h = __builtin_convertvector((high >> shift) & mask, HalfI32);
@@ -60,13 +60,12 @@ VQ_PSNR_HVS_INLINE I32 field(U64 low, U64 high) {
 
 // Sample c of each of a row's 64-bit words (c < 8 / sizeof(Sample)).
 template <typename Sample, int c>
-VQ_PSNR_HVS_INLINE I32 sample_field(U64 low, U64 high) {
+VQ_KERNEL_INLINE I32 sample_field(U64 low, U64 high) {
     return field<8 * int(sizeof(Sample)) * c, 8 * int(sizeof(Sample))>(low, high);
 }
 
 template <typename Sample, int... c>
-VQ_PSNR_HVS_INLINE void unpack_words(U64 low, U64 high, I32* out,
-                                     std::integer_sequence<int, c...>) {
+VQ_KERNEL_INLINE void unpack_words(U64 low, U64 high, I32* out, std::integer_sequence<int, c...>) {
     ((out[c] = sample_field<Sample, c>(low, high)), ...);
 }
 
@@ -74,8 +73,8 @@ VQ_PSNR_HVS_INLINE void unpack_words(U64 low, U64 high, I32* out,
 // 64-bit word (8-bit) or two (16-bit), read whole and split into lanes in registers: every read
 // stays inside the block.
 template <typename Sample>
-VQ_PSNR_HVS_INLINE void gather_block(const PlaneView<Sample>& plane, int y, I32 x,
-                                     BlockSamples& block) {
+VQ_KERNEL_INLINE void gather_block(const PlaneView<Sample>& plane, int y, I32 x,
+                                   BlockSamples& block) {
     constexpr int words = int(sizeof(Sample));  // 64-bit words per block row
     constexpr int per_word = 8 / words;         // samples per word
     const I32 x_bytes = x * int(sizeof(Sample));

@@ -1,6 +1,6 @@
 // The CSF tables exactly as spec/psnr_hvs.md §6.1 prints them (decimal, read as double, then
 // rounded to float), and W_p computed from them as §6.2 says: in double, rounded to float once.
-#include "metrics/psnr_hvs/psnr_hvs_tables.hpp"
+#include "metrics/psnr_hvs/psnr_hvs_cpu_tables.hpp"
 
 namespace vq::psnr_hvs {
 namespace {

@@ -1,11 +1,11 @@
-// The block math of psnr_hvs_block_math.hpp on plain scalars: the baseline variant, and what the
-// tests trace the spec's worked examples through.
+// The block math of psnr_hvs_cpu_block_math.hpp on plain scalars: the baseline variant, and what
+// the tests trace the spec's worked examples through.
 #pragma once
 
 #include <cmath>
 #include <cstdint>
 
-#include "metrics/psnr_hvs/psnr_hvs_tables.hpp"
+#include "metrics/psnr_hvs/psnr_hvs_cpu_tables.hpp"
 
 namespace vq::psnr_hvs::scalar {
 
@@ -16,6 +16,6 @@ using F32 = float;
 inline F32 to_float(I32 value) { return float(value); }
 inline F32 rounded_sqrt(F32 value) { return float(std::sqrt(double(value))); }
 
-#include "metrics/psnr_hvs/psnr_hvs_block_math.hpp"
+#include "metrics/psnr_hvs/psnr_hvs_cpu_block_math.hpp"
 
 }  // namespace vq::psnr_hvs::scalar

@@ -6,6 +6,8 @@
 #include <cstring>
 
 #include "metrics/speed/speed_stages.hpp"
+#include "metrics/toolkit/mirror.hpp"
+#include "metrics/toolkit/sample_type.hpp"
 
 namespace vq::speed {
 namespace {
@@ -21,10 +23,8 @@ RowSource centred(const PlaneView<Sample>& view, int bit_depth) {
             }};
 }
 
-// Spec §5's mirror of an integer coordinate into [0, n).
-int mirror(int i, int n) { return i < 0 ? -i : i > n - 1 ? 2 * (n - 1) - i : i; }
-
-// The same mirror on a float coordinate, truncated to an integer afterwards (bilinear).
+// Spec §5's mirror of an integer coordinate is toolkit/mirror.hpp's mirror(). The same mirror on
+// a float coordinate, truncated to an integer afterwards (bilinear).
 int mirror_truncated(float i, int n) {
     const float last = float(n - 1);
     return int(i < 0.0f ? -i : i > last ? 2.0f * last - i : i);
@@ -126,8 +126,8 @@ FloatPlane materialise(const RowSource& source) {
 
 RowSource centred_rows(const Picture& picture, int plane) {
     const int depth = picture.format().bit_depth;
-    return depth > 8 ? centred(picture.plane<std::uint16_t>(plane), depth)
-                     : centred(picture.plane<std::uint8_t>(plane), depth);
+    return with_sample_type(
+        depth, [&](auto sample) { return centred(picture.plane<decltype(sample)>(plane), depth); });
 }
 
 FloatPlane centred_plane(const Picture& picture, int plane) {

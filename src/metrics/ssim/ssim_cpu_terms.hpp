@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "metrics/ssim/ssim_kernels.hpp"
+#include "metrics/ssim/ssim_cpu_kernels.hpp"
 #include "metrics/ssim/ssim_tables.hpp"
 
 namespace vq::ssim {

@@ -8,7 +8,7 @@
 #include <span>
 
 #include "metrics/psnr_hvs/psnr_hvs.hpp"
-#include "metrics/psnr_hvs/psnr_hvs_tables.hpp"
+#include "metrics/psnr_hvs/psnr_hvs_cpu_tables.hpp"
 
 namespace vq::psnr_hvs {
 
@@ -47,7 +47,7 @@ struct Kernels {
     }
 };
 
-// Every variant this CPU runs, best first; the last is the scalar one.
+// Every variant this CPU runs, best first; the last is the baseline, the scalar block math.
 std::span<const Kernels> available_kernels();
 
 inline const Kernels& best_kernels() { return available_kernels().front(); }

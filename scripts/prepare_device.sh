@@ -17,7 +17,7 @@ shared=${VQ_SHARED_DIR:-../shared}
 
 pack_data() {
   mkdir -p .device/shared
-  cp -r "$shared/fixtures" "$shared/golden" .device/shared/
+  cp -r "$shared/fixtures" "$shared/golden" "$shared/models" "$shared/spec" .device/shared/
   # The reference CLI, for timing beside vq at equal threads (device_round.sh vmaf); never a test's.
   mkdir -p .device/bin
   [ -x "$shared/tools/vmaf-ref/vmaf" ] && cp "$shared/tools/vmaf-ref/vmaf" .device/bin/vmaf-ref

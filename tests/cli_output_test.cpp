@@ -55,34 +55,18 @@ std::string inputs(const Clip& clip) {
     return fmt::format("-r {} -d {} --feature psnr", q(clip.ref), q(clip.dist));
 }
 
-std::set<std::string> names_in(const fs::path& dir) {
-    std::set<std::string> names;
-    for (const auto& entry : fs::directory_iterator(dir))
-        names.insert(entry.path().filename().string());
-    return names;
-}
-
-void expect_one_line_error(const test::CommandResult& result, int status,
-                           const std::string& names) {
-    EXPECT_EQ(result.exit_code, status) << result.output;
-    EXPECT_NE(result.output.find(names), std::string::npos)
-        << "should name '" << names << "': " << result.output;
-    EXPECT_EQ(std::count(result.output.begin(), result.output.end(), '\n'), 1)
-        << "one line: " << result.output;
-}
-
 // The output path is a usage error before the first frame is read: here the distorted input's
 // first frame is truncated, and the error is about the output all the same.
 TEST(CliOutput, ImpossiblePathFailsBeforeTheFirstFrame) {
     const Clip clip = make_clip("cli_output_early");
     write_file(clip.dist, clip_header + "\nFRAME\nxyz");
     const std::string run = inputs(clip) + " -o ";
-    expect_one_line_error(test::run_vq(run + q(clip.dir)), 2,
-                          clip.dir.string() + "': Is a directory");
-    expect_one_line_error(
+    test::expect_one_line_error(test::run_vq(run + q(clip.dir)), 2,
+                                {clip.dir.string() + "': Is a directory"});
+    test::expect_one_line_error(
         test::run_vq(run + q(clip.dir / "missing" / "out.json")), 2,
-        "folder '" + (clip.dir / "missing").string() + "': No such file or directory");
-    EXPECT_EQ(names_in(clip.dir), (std::set<std::string>{"ref.y4m", "dist.y4m"}));
+        {"folder '" + (clip.dir / "missing").string() + "': No such file or directory"});
+    EXPECT_EQ(test::file_names_in(clip.dir), (std::set<std::string>{"ref.y4m", "dist.y4m"}));
 }
 
 TEST(CliOutput, DashWritesStandardOutput) {
@@ -96,7 +80,7 @@ TEST(CliOutput, DashWritesStandardOutput) {
     EXPECT_EQ(result.exit_code, 0) << result.output;
     ASSERT_TRUE(nlohmann::json::accept(result.output)) << result.output;
     EXPECT_EQ(nlohmann::json::parse(result.output)["frames"].size(), 3u);
-    EXPECT_EQ(names_in(clip.dir), (std::set<std::string>{"ref.y4m", "dist.y4m"}));
+    EXPECT_EQ(test::file_names_in(clip.dir), (std::set<std::string>{"ref.y4m", "dist.y4m"}));
 }
 
 // What -o /dev/stdout does: a link to /proc/self/fd/1, here this test's pipe.
@@ -107,7 +91,8 @@ TEST(CliOutput, ProcLinkToStandardOutputWritesThePipe) {
     EXPECT_EQ(result.exit_code, 0) << result.output;
     EXPECT_TRUE(nlohmann::json::accept(result.output)) << result.output;
     EXPECT_TRUE(fs::is_symlink(clip.dir / "stdout"));
-    EXPECT_EQ(names_in(clip.dir), (std::set<std::string>{"ref.y4m", "dist.y4m", "stdout"}));
+    EXPECT_EQ(test::file_names_in(clip.dir),
+              (std::set<std::string>{"ref.y4m", "dist.y4m", "stdout"}));
 }
 
 TEST(CliOutput, FifoReaderGetsTheScores) {
@@ -134,8 +119,8 @@ TEST(CliOutput, FullDeviceIsAOneLineRunTimeError) {
         ::close(fd);
     else
         GTEST_SKIP() << "cannot open a device node here (" << std::strerror(errno) << ")";
-    expect_one_line_error(test::run_vq(inputs(clip) + " -q -o " + q(full)), 1,
-                          "No space left on device");
+    test::expect_one_line_error(test::run_vq(inputs(clip) + " -q -o " + q(full)), 1,
+                                {"No space left on device"});
     struct stat info {};
     ASSERT_EQ(::lstat(full.c_str(), &info), 0);
     EXPECT_TRUE(S_ISCHR(info.st_mode)) << "the device node was replaced by a file";
@@ -198,7 +183,7 @@ int wait_status_after(int signal, const std::string& name) {
     int wait_status = 0;
     EXPECT_EQ(::waitpid(run.pid, &wait_status, 0), run.pid);
     ::close(run.feed);
-    EXPECT_EQ(names_in(clip.dir),
+    EXPECT_EQ(test::file_names_in(clip.dir),
               (std::set<std::string>{"ref.y4m", "dist.y4m", "dist.fifo", "log"}))
         << "a partial output file was left behind";
     last_log = test::read_file(log);

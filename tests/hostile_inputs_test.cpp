@@ -50,23 +50,6 @@ std::string inputs(const Clip& clip) {
     return fmt::format("-r {} -d {}", q(clip.ref), q(clip.dist));
 }
 
-std::set<std::string> names_in(const fs::path& dir) {
-    std::set<std::string> names;
-    for (const auto& entry : fs::directory_iterator(dir))
-        names.insert(entry.path().filename().string());
-    return names;
-}
-
-void expect_one_line_error(const test::CommandResult& result, int status,
-                           const std::vector<std::string>& names) {
-    EXPECT_EQ(result.exit_code, status) << result.output;
-    for (const std::string& name : names)
-        EXPECT_NE(result.output.find(name), std::string::npos)
-            << "should name '" << name << "': " << result.output;
-    EXPECT_EQ(std::count(result.output.begin(), result.output.end(), '\n'), 1)
-        << "one line: " << result.output;
-}
-
 // --- structures ----------------------------------------------------------------------------
 
 TEST(HostileInputs, ModelNestedAHundredThousandDeepIsAUsageError) {
@@ -82,7 +65,7 @@ TEST(HostileInputs, ModelNestedAHundredThousandDeepIsAUsageError) {
     for (const char* name : {"arrays.json", "objects.json", "member.json"}) {
         SCOPED_TRACE(name);
         const Clip clip = make_clip(std::string("hostile_deep_") + name);
-        expect_one_line_error(
+        test::expect_one_line_error(
             test::run_vq(inputs(clip) + " -q -m " + q("path=" + (dir / name).string())), 2,
             {name, "nested more than"});
     }
@@ -95,8 +78,8 @@ TEST(HostileInputs, RepeatedKeysInAModelStringAreUsageErrors) {
           "version=vmaf_v0.6.1:disable_clip:disable_clip=false",
           "version=vmaf_v0.6.1:adm.adm_enhn_gain_limit=1.1:adm.adm_enhn_gain_limit=1.2"}) {
         SCOPED_TRACE(model);
-        expect_one_line_error(test::run_vq(inputs(clip) + " -q -m " + q(model)), 2,
-                              {"given twice"});
+        test::expect_one_line_error(test::run_vq(inputs(clip) + " -q -m " + q(model)), 2,
+                                    {"given twice"});
     }
 }
 
@@ -124,7 +107,7 @@ TEST(HostileInputs, NamesNoFormatCanWriteAreUsageErrorsAndWriteNothing) {
             const auto result =
                 test::run_vq(fmt::format("{} -q {} -o {} -m {}", inputs(clip), format, q(out),
                                          q("version=vmaf_v0.6.1:name=" + name)));
-            expect_one_line_error(result, 2, {"name"});
+            test::expect_one_line_error(result, 2, {"name"});
             EXPECT_FALSE(fs::exists(out));
         }
     }
@@ -165,10 +148,10 @@ TEST(HostileInputs, EveryOutputFormatParsesWithTheOddestNamesAccepted) {
 
 TEST(HostileInputs, EmptyOutputNameIsAUsageError) {
     const Clip clip = make_clip("hostile_empty_output");
-    expect_one_line_error(test::run_vq(inputs(clip) + " -q --feature psnr -o ''"), 2,
-                          {"-o/--output", "empty"});
-    expect_one_line_error(test::run_vq(inputs(clip) + " -q --feature psnr --output="), 2,
-                          {"--output"});
+    test::expect_one_line_error(test::run_vq(inputs(clip) + " -q --feature psnr -o ''"), 2,
+                                {"-o/--output", "empty"});
+    test::expect_one_line_error(test::run_vq(inputs(clip) + " -q --feature psnr --output="), 2,
+                                {"--output"});
 }
 
 // The temporary file is named apart from the target, so the longest name the file system takes
@@ -179,7 +162,7 @@ TEST(HostileInputs, TheLongestFileNameIsAnOutputName) {
     const auto result = test::run_vq(inputs(clip) + " -q --feature psnr --json -o " + q(out));
     EXPECT_EQ(result.exit_code, 0) << result.output;
     EXPECT_TRUE(nlohmann::json::accept(test::read_file(out)));
-    EXPECT_EQ(names_in(clip.dir).size(), 3u);
+    EXPECT_EQ(test::file_names_in(clip.dir).size(), 3u);
 }
 
 TEST(HostileInputs, ControlCharactersInFileNamesAreEscapedInMessages) {
@@ -187,7 +170,7 @@ TEST(HostileInputs, ControlCharactersInFileNamesAreEscapedInMessages) {
     const std::string name = "no\nsuch\x1b[2Jclip\r.y4m";
     const auto result =
         test::run_vq(fmt::format("-r {} -d {} -q --feature psnr", q(clip.ref), q(name)));
-    expect_one_line_error(result, 1, {"no\\x0asuch\\x1b[2Jclip\\x0d.y4m"});
+    test::expect_one_line_error(result, 1, {"no\\x0asuch\\x1b[2Jclip\\x0d.y4m"});
 }
 
 // --- scores --------------------------------------------------------------------------------
@@ -221,9 +204,10 @@ TEST(HostileInputs, SamplesAboveTheBitDepthAreAnErrorForEveryFeature) {
     for (const std::string what : {"--feature psnr", "--feature ciede", "--feature cambi",
                                    "--feature motion", "--feature vif", "--feature adm", ""}) {
         SCOPED_TRACE(what);
-        expect_one_line_error(test::run_vq(fmt::format("-r {} -d {} -q {}", q(good), q(y4m), what)),
-                              1, {"bad.y4m", "frame 1", "plane U", "65535", "10-bit"});
-        expect_one_line_error(
+        test::expect_one_line_error(
+            test::run_vq(fmt::format("-r {} -d {} -q {}", q(good), q(y4m), what)), 1,
+            {"bad.y4m", "frame 1", "plane U", "65535", "10-bit"});
+        test::expect_one_line_error(
             test::run_vq(fmt::format("-r {} -d {} -q {}{}", q(good_yuv), q(yuv), what, raw)), 1,
             {"bad.yuv", "frame 1", "plane U", "65535", "10-bit"});
     }
@@ -254,7 +238,7 @@ TEST(HostileInputs, ATruncatedContainerIsAnErrorNotAShorterScore) {
         ASSERT_EQ(test::run_vq(fmt::format("-d {} -q --feature psnr -r {}", q(whole), q(whole)))
                       .exit_code,
                   0);
-        expect_one_line_error(
+        test::expect_one_line_error(
             test::run_vq(fmt::format("-r {} -d {} -q --feature psnr", q(whole), q(cut))), 1,
             {"cut_" + kind.name});
     }

@@ -111,6 +111,23 @@ std::string read_file(const std::filesystem::path& path) {
     return text.str();
 }
 
+std::set<std::string> file_names_in(const std::filesystem::path& dir) {
+    std::set<std::string> names;
+    for (const auto& entry : std::filesystem::directory_iterator(dir))
+        names.insert(entry.path().filename().string());
+    return names;
+}
+
+void expect_one_line_error(const CommandResult& result, int status,
+                           const std::vector<std::string>& names) {
+    EXPECT_EQ(result.exit_code, status) << result.output;
+    for (const std::string& name : names)
+        EXPECT_NE(result.output.find(name), std::string::npos)
+            << "should name '" << name << "': " << result.output;
+    EXPECT_EQ(std::count(result.output.begin(), result.output.end(), '\n'), 1)
+        << "one line: " << result.output;
+}
+
 std::vector<std::filesystem::path> fixture_clips(const std::filesystem::path& fixtures) {
     std::vector<std::filesystem::path> clips;
     for (const auto& entry : std::filesystem::directory_iterator(fixtures))

@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -50,5 +51,12 @@ CommandResult run_vq(const std::string& arguments);
 
 // Reads a whole file.
 std::string read_file(const std::filesystem::path& path);
+
+// The names of the files in a folder.
+std::set<std::string> file_names_in(const std::filesystem::path& dir);
+
+// vq failed with `status` and one line of output naming each of `names`.
+void expect_one_line_error(const CommandResult& result, int status,
+                           const std::vector<std::string>& names);
 
 }  // namespace vq::test

@@ -63,6 +63,9 @@ public:
     // Pooled value over the selected frames; empty if any selected frame lacks a value (the
     // reference omits such a pooling) or no frame is selected.
     std::optional<double> pooled(std::size_t column, PoolingMethod method) const;
+    // The same over the selected frames of [first, end) only (one shot of a --shots run).
+    std::optional<double> pooled(std::size_t column, PoolingMethod method, std::size_t first,
+                                 std::size_t end) const;
 
     std::vector<FeatureReceipt> receipts;
     std::string backend_used;  // "cpu", "cuda" or "cuda+cpu"

@@ -113,6 +113,16 @@ Arguments parse_arguments(int argc, char** argv) {
                    "Netflix common test conditions: the models and features of this version (" +
                        describe_preset_versions("nflx_ctc") + ")");
     app.add_option("-o,--output", args.output, "write the scores to this file");
+    std::string pool, shots;
+    app.add_option("--pool", pool,
+                   "also pool these percentiles, e.g. p1,p5,p50 (linear interpolation, as "
+                   "numpy's default), in every output and the summary");
+    app.add_option("--shots", shots,
+                   "text file of the frame numbers where shots start, one per line, sorted: "
+                   "every score is also pooled per shot");
+    app.add_option("--report", args.report,
+                   "write a self-contained HTML report here: per-frame curves, pooled table, "
+                   "worst frames");
     app.add_flag("--xml", xml, "output format XML (default)");
     app.add_flag("--json", json, "output format JSON");
     app.add_flag("--csv", csv, "output format CSV");
@@ -150,6 +160,10 @@ Arguments parse_arguments(int argc, char** argv) {
     if (args.help || args.version || args.list_features || args.list_models) return args;
     if (app.count("--output") > 0 && args.output.empty())
         throw usage_error("-o/--output: empty file name");
+    if (app.count("--report") > 0 && args.report.empty())
+        throw usage_error("--report: empty file name");
+    if (app.count("--pool") > 0) args.pooling.percentiles = parse_pool_list(pool);
+    if (app.count("--shots") > 0) args.pooling.shots = read_shot_file(shots);
     if (no_prediction && !models.empty())
         throw usage_error("--no_prediction and --model contradict each other");
 

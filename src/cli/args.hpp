@@ -36,6 +36,8 @@ struct Arguments {
     std::vector<std::string> models;  // --model strings and the presets' models, in order (the
                                       // default model when none is asked for)
     std::string output;
+    PoolingRequest pooling;  // --pool and --shots (the shot file is read by parse_arguments)
+    std::string report;      // --report: the HTML report's path
     OutputFormat format = OutputFormat::xml;  // libvmaf's default when -o is given
     NumberStyle number_style;
     SessionConfig session;

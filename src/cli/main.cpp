@@ -55,9 +55,34 @@ OpenedInput open_input(const Arguments& args, const std::string& path) {
     return open_video(path, options);
 }
 
+// The value of `method` in a pooled set, as the summary prints it ("-" when absent).
+std::string summary_cell(const PoolSet& set, const std::string& method, const NumberStyle& style) {
+    for (const PooledValue& v : set)
+        if (v.method == method) return format_number(v.value, style);
+    return "-";
+}
+
+// With --shots: each shot's pooled values of the summary's first score (the first model's).
+void print_shot_summary(std::ostream& out, const ScoreTable& table, std::size_t column,
+                        const ExtraPooling& extra, const NumberStyle& style) {
+    if (extra.shots.empty()) return;
+    std::vector<std::string> methods = {"mean", "min", "max"};
+    methods.insert(methods.end(), extra.percentile_names.begin(), extra.percentile_names.end());
+    out << fmt::format("\n{:<16}", "shot (" + table.name(column) + ")");
+    for (const std::string& method : methods) out << fmt::format(" {:>12}", method);
+    out << '\n';
+    for (const ShotPooling& shot : extra.shots) {
+        out << fmt::format("{:<16}", fmt::format("{}-{}", shot.first, shot.last));
+        for (const std::string& method : methods)
+            out << fmt::format(" {:>12}", summary_cell(shot.columns[column], method, style));
+        out << '\n';
+    }
+}
+
 // The pooled scores, model scores first (the VMAF a user looks for), then every feature's with
-// the backend that computed it.
-void print_summary(std::ostream& out, const ScoreTable& table, const NumberStyle& style) {
+// the backend that computed it; with --pool, a column per percentile; with --shots, the shots.
+void print_summary(std::ostream& out, const ScoreTable& table, const NumberStyle& style,
+                   const ExtraPooling& extra) {
     const auto backend_of = [&](std::size_t column) -> std::optional<std::string> {
         for (const auto& receipt : table.receipts)
             if (std::find(receipt.outputs.begin(), receipt.outputs.end(), table.name(column)) !=
@@ -74,19 +99,24 @@ void print_summary(std::ostream& out, const ScoreTable& table, const NumberStyle
     std::size_t width = 8;
     for (std::size_t c = 0; c < table.column_count(); ++c)
         width = std::max(width, table.name(c).size());
-    out << fmt::format("{:<{}}  {:>12} {:>12} {:>12}   backend\n", "feature", width, "mean", "min",
-                       "max");
+    std::string percentile_header;
+    for (const std::string& name : extra.percentile_names)
+        percentile_header += fmt::format(" {:>12}", name);
+    out << fmt::format("{:<{}}  {:>12} {:>12} {:>12}{}   backend\n", "feature", width, "mean",
+                       "min", "max", percentile_header);
     for (const std::size_t c : order) {
-        const auto cell = [&](PoolingMethod m) {
-            const auto v = table.pooled(c, m);
-            return v ? format_number(*v, style) : std::string("-");
-        };
-        out << fmt::format("{:<{}}  {:>12} {:>12} {:>12}   {}\n", table.name(c), width,
-                           cell(PoolingMethod::mean), cell(PoolingMethod::min),
-                           cell(PoolingMethod::max), backend_of(c).value_or("model"));
+        const PoolSet set = full_pool_set(table, c, extra);
+        std::string percentiles;
+        for (const std::string& name : extra.percentile_names)
+            percentiles += fmt::format(" {:>12}", summary_cell(set, name, style));
+        out << fmt::format("{:<{}}  {:>12} {:>12} {:>12}{}   {}\n", table.name(c), width,
+                           summary_cell(set, "mean", style), summary_cell(set, "min", style),
+                           summary_cell(set, "max", style), percentiles,
+                           backend_of(c).value_or("model"));
     }
     for (const auto& [name, value] : table.aggregates())
         out << fmt::format("{:<{}}  {:>12}\n", name, width, format_number(value, style));
+    if (!order.empty()) print_shot_summary(out, table, order.front(), extra, style);
 }
 
 void announce_fallbacks(const Session& session, const Arguments& args) {
@@ -196,11 +226,13 @@ int run(int argc, char** argv) {
     ScoreTable table = args.demo ? run_demo(args, terminal && !args.quiet)
                                  : run_files(args, terminal && !args.quiet);
     announce_receipt_notes(table);
+    const ReportInfo info{VQ_VERSION, pool_extra(table, args.pooling)};
     if (output)
         output->publish([&](std::ostream& out) {
-            write_report(out, table, args.format, args.number_style, {VQ_VERSION});
+            write_report(out, table, args.format, args.number_style, info);
         });
-    if ((terminal && !args.quiet) || !output) print_summary(std::cerr, table, args.number_style);
+    if ((terminal && !args.quiet) || !output)
+        print_summary(std::cerr, table, args.number_style, info.pooling);
     return 0;
 }
 

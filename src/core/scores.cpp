@@ -93,9 +93,14 @@ std::optional<double> ScoreTable::value(std::size_t column, std::size_t frame) c
 // special cases fall out of the plain formulas: a value of -1 makes 1/(v+1) = +inf and the
 // harmonic mean -1; +inf values add 0 to the reciprocal sum, so all-+inf gives +inf.
 std::optional<double> ScoreTable::pooled(std::size_t column, PoolingMethod method) const {
+    return pooled(column, method, 0, frame_count_);
+}
+
+std::optional<double> ScoreTable::pooled(std::size_t column, PoolingMethod method,
+                                         std::size_t first, std::size_t end) const {
     std::size_t selected = 0;
     double min = 0, max = 0, sum = 0, reciprocal_sum = 0;
-    for (std::size_t frame = 0; frame < frame_count_; ++frame) {
+    for (std::size_t frame = first; frame < std::min(end, frame_count_); ++frame) {
         if (!frame_selected(frame)) continue;
         const auto v = value(column, frame);
         if (!v) return std::nullopt;  // the reference omits a pooling with a missing value

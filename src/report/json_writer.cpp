@@ -48,20 +48,42 @@ void write_frames(std::ostream& out, const ScoreTable& table, const NumberStyle&
     out << "\n  ],\n";
 }
 
-void write_pooled(std::ostream& out, const ScoreTable& table, const NumberStyle& style) {
+// The members of one score's pooled object, `indent` deep, then the closing brace.
+void write_pool_set(std::ostream& out, const std::string& indent, const PoolSet& set,
+                    const NumberStyle& style) {
+    for (std::size_t i = 0; i < set.size(); ++i)
+        out << (i > 0 ? ",\n" : "\n") << indent << "  \"" << set[i].method
+            << "\": " << json_number(set[i].value, style);
+    out << "\n" << indent << "}";
+}
+
+void write_pooled(std::ostream& out, const ScoreTable& table, const NumberStyle& style,
+                  const ExtraPooling& extra) {
     out << "  \"pooled_metrics\": {";
     for (std::size_t column = 0; column < table.column_count(); ++column) {
         out << (column > 0 ? ",\n" : "\n");
         out << "    \"" << table.name(column) << "\": {";
-        for (const PoolingMethod method : all_pooling_methods) {
-            const auto pooled = table.pooled(column, method);
-            if (!pooled) continue;
-            out << (method != PoolingMethod::min ? ",\n" : "\n");
-            out << "      \"" << to_string(method) << "\": " << json_number(*pooled, style);
-        }
-        out << "\n    }";
+        write_pool_set(out, "    ", full_pool_set(table, column, extra), style);
     }
     out << "\n  },\n";
+}
+
+// vq's extension (--shots), last: "shots": [{"first": 0, "last": 47, "pooled_metrics": {...}}].
+void write_shots(std::ostream& out, const ScoreTable& table, const NumberStyle& style,
+                 const ExtraPooling& extra) {
+    if (extra.shots.empty()) return;
+    out << ",\n  \"shots\": [";
+    for (std::size_t s = 0; s < extra.shots.size(); ++s) {
+        const ShotPooling& shot = extra.shots[s];
+        out << (s > 0 ? ",\n" : "\n") << "    {\n      \"first\": " << shot.first
+            << ",\n      \"last\": " << shot.last << ",\n      \"pooled_metrics\": {";
+        for (std::size_t column = 0; column < table.column_count(); ++column) {
+            out << (column > 0 ? ",\n" : "\n") << "        \"" << table.name(column) << "\": {";
+            write_pool_set(out, "        ", shot.columns[column], style);
+        }
+        out << "\n      }\n    }";
+    }
+    out << "\n  ]";
 }
 
 void write_aggregates(std::ostream& out, const ScoreTable& table, const NumberStyle& style) {
@@ -132,10 +154,11 @@ void write_json(std::ostream& out, const ScoreTable& table, const NumberStyle& s
     out << "  \"version\": \"" << info.version << "\",\n";
     out << "  \"fps\": " << (std::isfinite(table.fps) ? format_fps(table.fps) : "null") << ",\n";
     write_frames(out, table, style);
-    write_pooled(out, table, style);
+    write_pooled(out, table, style, info.pooling);
     write_aggregates(out, table, style);
     write_backend_receipt(out, table);
     write_receipt_notes(out, table);
+    write_shots(out, table, style, info.pooling);
     out << "\n}\n";
 }
 

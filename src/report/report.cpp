@@ -10,8 +10,8 @@ void write_report(std::ostream& out, const ScoreTable& table, OutputFormat forma
     switch (format) {
     case OutputFormat::json: report::write_json(out, table, style, info); return;
     case OutputFormat::xml: report::write_xml(out, table, style, info); return;
-    case OutputFormat::csv: report::write_csv(out, table, style); return;
-    case OutputFormat::sub: report::write_sub(out, table, style); return;
+    case OutputFormat::csv: report::write_csv(out, table, style, info); return;
+    case OutputFormat::sub: report::write_sub(out, table, style, info); return;
     }
 }
 

@@ -4,6 +4,7 @@
 #include <ostream>
 #include <string>
 
+#include "report/pooling.hpp"
 #include "vq/scores.hpp"
 
 namespace vq {
@@ -23,10 +24,13 @@ struct NumberStyle {
 std::string format_number(double value, const NumberStyle& style);
 
 struct ReportInfo {
-    std::string version;  // written as "version"
+    std::string version;   // written as "version"
+    ExtraPooling pooling;  // --pool and --shots; empty: the outputs are exactly libvmaf's
 };
 
 // Writes the whole report. JSON adds "backend_used" and "feature_backends" (vq's receipt).
+// With info.pooling, every format carries the percentiles and the shots' pooled values (README:
+// --pool, --shots).
 void write_report(std::ostream& out, const ScoreTable& table, OutputFormat format,
                   const NumberStyle& style, const ReportInfo& info);
 

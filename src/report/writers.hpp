@@ -14,8 +14,10 @@ void write_json(std::ostream& out, const ScoreTable& table, const NumberStyle& s
                 const ReportInfo& info);
 void write_xml(std::ostream& out, const ScoreTable& table, const NumberStyle& style,
                const ReportInfo& info);
-void write_csv(std::ostream& out, const ScoreTable& table, const NumberStyle& style);
-void write_sub(std::ostream& out, const ScoreTable& table, const NumberStyle& style);
+void write_csv(std::ostream& out, const ScoreTable& table, const NumberStyle& style,
+               const ReportInfo& info);
+void write_sub(std::ostream& out, const ScoreTable& table, const NumberStyle& style,
+               const ReportInfo& info);
 
 // A frame is written iff it is selected by the subsample rule and holds at least one value.
 bool frame_printed(const ScoreTable& table, std::size_t frame);

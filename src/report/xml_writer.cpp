@@ -22,17 +22,34 @@ void write_frames(std::ostream& out, const ScoreTable& table, const NumberStyle&
     out << "  </frames>\n";
 }
 
-void write_pooled(std::ostream& out, const ScoreTable& table, const NumberStyle& style) {
+void write_metric(std::ostream& out, const std::string& indent, const std::string& name,
+                  const PoolSet& set, const NumberStyle& style) {
+    out << indent << "<metric name=\"" << name << "\" ";
+    for (const auto& [method, value] : set)
+        out << method << "=\"" << format_number(value, style) << "\" ";
+    out << "/>\n";
+}
+
+void write_pooled(std::ostream& out, const ScoreTable& table, const NumberStyle& style,
+                  const ExtraPooling& extra) {
     out << "  <pooled_metrics>\n";
-    for (std::size_t column = 0; column < table.column_count(); ++column) {
-        out << "    <metric name=\"" << table.name(column) << "\" ";
-        for (const PoolingMethod method : all_pooling_methods) {
-            if (const auto pooled = table.pooled(column, method))
-                out << to_string(method) << "=\"" << format_number(*pooled, style) << "\" ";
-        }
-        out << "/>\n";
-    }
+    for (std::size_t column = 0; column < table.column_count(); ++column)
+        write_metric(out, "    ", table.name(column), full_pool_set(table, column, extra), style);
     out << "  </pooled_metrics>\n";
+}
+
+// vq's extension (--shots), after everything libvmaf writes: each shot's pooled values.
+void write_shots(std::ostream& out, const ScoreTable& table, const NumberStyle& style,
+                 const ExtraPooling& extra) {
+    if (extra.shots.empty()) return;
+    out << "  <shots>\n";
+    for (const ShotPooling& shot : extra.shots) {
+        out << "    <shot first=\"" << shot.first << "\" last=\"" << shot.last << "\">\n";
+        for (std::size_t column = 0; column < table.column_count(); ++column)
+            write_metric(out, "      ", table.name(column), shot.columns[column], style);
+        out << "    </shot>\n";
+    }
+    out << "  </shots>\n";
 }
 
 void write_aggregates(std::ostream& out, const ScoreTable& table, const NumberStyle& style) {
@@ -51,8 +68,9 @@ void write_xml(std::ostream& out, const ScoreTable& table, const NumberStyle& st
         << std::to_string(table.height) << "\" />\n";
     out << "  <fyi fps=\"" << format_fps(table.fps) << "\" />\n";
     write_frames(out, table, style);
-    write_pooled(out, table, style);
+    write_pooled(out, table, style, info.pooling);
     write_aggregates(out, table, style);
+    write_shots(out, table, style, info.pooling);
     out << "</VMAF>\n";
 }
 

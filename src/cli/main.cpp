@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "cli/args.hpp"
+#include "cli/html_report_run.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/output_file.hpp"
 #include "cli/progress.hpp"
@@ -222,6 +223,8 @@ int run(int argc, char** argv) {
     // Checked and opened before any work, so that a bad path fails at once, not after the run.
     std::optional<OutputFile> output;
     if (!args.output.empty()) output.emplace(args.output);
+    std::optional<OutputFile> report_page;
+    if (!args.report.empty()) report_page.emplace(args.report);
 
     ScoreTable table = args.demo ? run_demo(args, terminal && !args.quiet)
                                  : run_files(args, terminal && !args.quiet);
@@ -231,6 +234,9 @@ int run(int argc, char** argv) {
         output->publish([&](std::ostream& out) {
             write_report(out, table, args.format, args.number_style, info);
         });
+    if (report_page)
+        publish_html_report(*report_page, args, table, info.pooling,
+                            [&](const std::string& path) { return open_input(args, path); });
     if ((terminal && !args.quiet) || !output)
         print_summary(std::cerr, table, args.number_style, info.pooling);
     return 0;

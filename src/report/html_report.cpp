@@ -200,6 +200,7 @@ constexpr const char* page_script = R"JS(
   }
   window.addEventListener('resize', () => plots.forEach(p => p.setSize({width: width(), height: 380})));
   body.dataset.renderMs = (performance.now() - start).toFixed(0);
+  body.dataset.loadedMs = performance.now().toFixed(0);  // since navigation began
   body.dataset.status = 'ok';
 })();
 )JS";

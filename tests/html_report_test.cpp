@@ -1,0 +1,271 @@
+// `vq --report`: the hull, the thumbnails and the page, and the page in headless Chromium (skipped
+// with a message where Debian's chromium is not installed).
+#include <png.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "io_test_support.hpp"
+#include "report/html_report.hpp"
+#include "report/thumbnails.hpp"
+#include "test_support.hpp"
+#include "vq/synthetic.hpp"
+
+namespace vq {
+namespace {
+
+namespace fs = std::filesystem;
+using report::ReportInput;
+
+TEST(HtmlReport, UpperConvexHullKeepsTheEncodesNoMixBeats) {
+    // (kbps, quality): (3000, 80) lies below the line from (2000, 78) to (4000, 90); (1000, 60)
+    // shares its rate with a better point; (5000, 89) is below (4000, 90).
+    const std::vector<std::pair<double, double>> points = {
+        {4000, 90}, {1000, 60}, {2000, 78}, {3000, 80}, {500, 40}, {1000, 70}, {5000, 89}};
+    EXPECT_EQ(report::upper_convex_hull(points), (std::vector<std::size_t>{4, 5, 2, 0, 6}));
+    EXPECT_EQ(report::upper_convex_hull(std::vector<std::pair<double, double>>{{1, 1}}),
+              (std::vector<std::size_t>{0}));
+    EXPECT_TRUE(report::upper_convex_hull({}).empty());
+}
+
+TEST(HtmlReport, Base64MatchesRfc4648) {
+    EXPECT_EQ(report::base64(""), "");
+    EXPECT_EQ(report::base64("f"), "Zg==");
+    EXPECT_EQ(report::base64("fo"), "Zm8=");
+    EXPECT_EQ(report::base64("foo"), "Zm9v");
+    EXPECT_EQ(report::base64("foobar"), "Zm9vYmFy");
+    EXPECT_EQ(report::base64(std::string("\xff\x00\x80", 3)), "/wCA");
+}
+
+ScoreTable scores(std::size_t frames, double level, bool with_model) {
+    ScoreTable table;
+    const std::vector<std::string> features = {
+        "integer_adm2",       "integer_motion2",    "integer_vif_scale0",
+        "integer_vif_scale1", "integer_vif_scale2", "integer_vif_scale3",
+        "integer_adm_scale0", "integer_adm_scale1", "psnr_y"};
+    for (const std::string& name : features) table.add_column(name);
+    table.receipts.push_back({"features", "cpu", features});
+    if (with_model) table.add_column("vmaf");
+    for (std::size_t f = 0; f < frames; ++f)
+        for (std::size_t c = 0; c < table.column_count(); ++c)
+            table.set(c, f, level * (1 + 0.1 * std::sin(double(f) / 17.0 + double(c))) / (c + 1));
+    table.set_frame_count(frames);
+    return table;
+}
+
+TEST(HtmlReport, RanksByTheModelScoreElseTheFirstAndLowestFirst) {
+    const ScoreTable with_model = scores(50, 80, true);
+    EXPECT_EQ(report::ranking_column(with_model), with_model.find("vmaf"));
+    const ScoreTable without = scores(50, 80, false);
+    EXPECT_EQ(report::ranking_column(without), 0u);
+    ScoreTable table;
+    table.add_column("vmaf");
+    const std::vector<double> values = {50, 20, NAN, 90, 10, 30};
+    for (std::size_t f = 0; f < values.size(); ++f) table.set(0, f, values[f]);
+    table.set_frame_count(values.size());
+    EXPECT_EQ(report::worst_frames(table, 0, 3), (std::vector<std::size_t>{4, 1, 5}));
+    table.set_subsample(2);  // frames 0, 2, 4
+    EXPECT_EQ(report::worst_frames(table, 0, 9), (std::vector<std::size_t>{4, 0}));
+}
+
+TEST(HtmlReport, ThumbnailsAreSmallRgbPngs) {
+    const VideoFormat format{1280, 720, 10, ChromaFormat::yuv420};
+    const Picture picture = make_synthetic_frame(format, SyntheticScene::mixed, 3, false);
+    const report::RgbImage image = report::thumbnail_of(picture, 256);
+    EXPECT_EQ(image.width, 256);
+    EXPECT_EQ(image.height, 144);
+    const std::string png = report::encode_png(image);
+    EXPECT_EQ(png.substr(1, 3), "PNG");
+    EXPECT_LT(png.size(), 256u * 144 * 3);
+    const Picture small =
+        make_synthetic_frame({48, 32, 8, ChromaFormat::yuv444}, SyntheticScene::textured, 0, false);
+    EXPECT_EQ(report::thumbnail_of(small, 256).width, 48) << "never enlarged";
+}
+
+// Names are the user's: they are escaped in the page and cannot end its scripts.
+TEST(HtmlReport, NamesAreEscaped) {
+    const ScoreTable table = scores(5, 80, true);
+    const ReportInput input{"</script><b>x&y", &table, {}, std::nullopt, {}, "none"};
+    std::ostringstream page;
+    report::write_html_report(page, "ref<1>", std::span(&input, 1));
+    const std::string text = page.str();
+    EXPECT_EQ(text.find("</script><b>"), std::string::npos);
+    EXPECT_NE(text.find("&lt;/script&gt;&lt;b&gt;x&amp;y"), std::string::npos);
+    EXPECT_NE(text.find("<\\/script><b>x&y"), std::string::npos);  // in the chart data
+    EXPECT_NE(text.find("ref&lt;1&gt;"), std::string::npos);
+    for (const char* fetch : {"src=\"http", "href=\"http", "url(http", "@import", "fetch("})
+        EXPECT_EQ(text.find(fetch), std::string::npos) << "the page must fetch nothing";
+}
+
+// The page of a 6-input, 1000-frame run, with four worst frames of each input.
+fs::path six_input_report(const fs::path& dir) {
+    static std::vector<ScoreTable> tables;
+    tables.clear();
+    for (int i = 0; i < 6; ++i) tables.push_back(scores(1000, 60 + 6 * i, true));
+    const VideoFormat format{1920, 1080, 8, ChromaFormat::yuv420};
+    std::vector<ReportInput> inputs;
+    const double kbps[] = {800, 1500, 2500, 7000, 6000, 9000};  // encode 3 is off the hull
+    for (int i = 0; i < 6; ++i) {
+        ReportInput input{
+            fmt::format("encode_{}.mp4", i), &tables[std::size_t(i)], {}, kbps[i] * 1000, {}, {}};
+        for (const std::size_t frame :
+             report::worst_frames(tables[std::size_t(i)], *tables[std::size_t(i)].find("vmaf"), 4))
+            input.worst.push_back(
+                {frame,
+                 report::encode_png(report::thumbnail_of(
+                     make_synthetic_frame(format, SyntheticScene::mixed, int(frame), false), 256)),
+                 report::encode_png(report::thumbnail_of(
+                     make_synthetic_frame(format, SyntheticScene::mixed, int(frame), true), 256))});
+        inputs.push_back(std::move(input));
+    }
+    const fs::path path = dir / "report.html";
+    std::ofstream out(path);
+    report::write_html_report(out, "source.y4m", inputs);
+    return path;
+}
+
+TEST(HtmlReport, SixInputsOfAThousandFramesWeighUnderTenMegabytes) {
+    const fs::path page = six_input_report(test::scratch_dir("html_report_size"));
+    const auto bytes = fs::file_size(page);
+    std::cout << "6 inputs x 1000 frames: " << bytes << " bytes\n";
+    EXPECT_LT(bytes, 10u << 20);
+    const std::string text = test::read_file(page);
+    EXPECT_NE(text.find("id=\"rate\""), std::string::npos) << "several inputs: the rate chart";
+}
+
+std::optional<std::string> chromium() {
+    for (const char* path : {"/usr/bin/chromium", "/usr/bin/chromium-browser"})
+        if (fs::exists(path)) return path;
+    return std::nullopt;
+}
+
+struct Command {
+    int status = -1;
+    std::string output;
+    double seconds = 0;
+};
+
+Command run(const std::string& command) {
+    Command result;
+    const auto start = std::chrono::steady_clock::now();
+    FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+    if (!pipe) return result;
+    char buffer[4096];
+    std::size_t got;
+    while ((got = fread(buffer, 1, sizeof buffer, pipe)) > 0) result.output.append(buffer, got);
+    result.status = pclose(pipe);
+    result.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return result;
+}
+
+// Chromium as a test may run it: headless, no GPU, no sandbox (tests may run as root), its
+// profile in the test's folder, nothing fetched.
+std::string headless(const std::string& browser, const fs::path& dir) {
+    return fmt::format(
+        "timeout 120 {} --headless --disable-gpu --no-sandbox --no-first-run "
+        "--user-data-dir=\"{}\" --enable-logging=stderr --v=0 --window-size=1280,2400 ",
+        browser, (dir / "profile").string());
+}
+
+// The pixels of a PNG screenshot that are not the page's white, and those of a series colour.
+constexpr std::array<std::array<int, 3>, 6> series_colours = {
+    {{0x1f, 0x77, 0xb4},
+     {0xd6, 0x27, 0x28},
+     {0x2c, 0xa0, 0x2c},
+     {0xff, 0x7f, 0x0e},
+     {0x94, 0x67, 0xbd},
+     {0x8c, 0x56, 0x4b}}};  // the page's palette, one per input
+
+struct Painted {
+    std::size_t non_white = 0;
+    std::array<std::size_t, 6> series{};  // pixels of each input's colour
+};
+
+Painted painted_pixels(const fs::path& png) {
+    png_image image{};
+    image.version = PNG_IMAGE_VERSION;
+    Painted painted;
+    if (!png_image_begin_read_from_file(&image, png.c_str())) return painted;
+    image.format = PNG_FORMAT_RGB;
+    std::vector<png_byte> pixels(PNG_IMAGE_SIZE(image));
+    if (!png_image_finish_read(&image, nullptr, pixels.data(), 0, nullptr)) return painted;
+    for (std::size_t i = 0; i + 2 < pixels.size(); i += 3) {
+        const png_byte* p = &pixels[i];
+        if (p[0] < 250 || p[1] < 250 || p[2] < 250) ++painted.non_white;
+        for (std::size_t s = 0; s < series_colours.size(); ++s) {
+            const auto& c = series_colours[s];
+            if (std::abs(p[0] - c[0]) < 30 && std::abs(p[1] - c[1]) < 30 &&
+                std::abs(p[2] - c[2]) < 30)
+                ++painted.series[s];
+        }
+    }
+    return painted;
+}
+
+TEST(HtmlReportBrowser, SixInputPageLoadsAndPaintsInChromium) {
+    const auto browser = chromium();
+    if (!browser) GTEST_SKIP() << "chromium not installed (apt-get install chromium): skipped";
+    const fs::path dir = test::scratch_dir("html_report_browser");
+    const fs::path page = six_input_report(dir);
+    const std::string url = "file://" + page.string();
+
+    const Command dom = run(headless(*browser, dir) + "--dump-dom \"" + url + "\"");
+    ASSERT_EQ(dom.status, 0) << dom.output;
+    EXPECT_EQ(dom.output.find(":CONSOLE"), std::string::npos) << "console messages:\n"
+                                                              << dom.output;
+    EXPECT_NE(dom.output.find("data-status=\"ok\""), std::string::npos)
+        << dom.output.substr(0, 2000);
+    std::smatch loaded;
+    ASSERT_TRUE(std::regex_search(dom.output, loaded, std::regex("data-loaded-ms=\"([0-9]+)\"")));
+    const int loaded_ms = std::stoi(loaded[1]);
+    std::cout << "6 inputs x 1000 frames: page ready " << loaded_ms << " ms after navigation; "
+              << "chromium start to DOM dump " << dom.seconds << " s\n";
+    EXPECT_LT(loaded_ms, 2000);
+
+    // The frame chart's legend: the x series then one entry per input; the rate chart's: x,
+    // encodes, hull.
+    const std::size_t rate = dom.output.find("id=\"rate\"");
+    ASSERT_NE(rate, std::string::npos);
+    const auto count = [](const std::string& text) {
+        std::size_t n = 0;
+        for (std::size_t at = text.find("<tr class=\"u-series"); at != std::string::npos;
+             at = text.find("<tr class=\"u-series", at + 1))
+            ++n;
+        return n;
+    };
+    const std::string frames_part = dom.output.substr(0, rate);
+    EXPECT_EQ(count(frames_part), 1u + 6u);
+    for (int i = 0; i < 6; ++i)
+        EXPECT_NE(frames_part.find(fmt::format("encode_{}.mp4", i)), std::string::npos);
+    EXPECT_EQ(count(dom.output.substr(rate)), 3u);
+    EXPECT_NE(frames_part.find("<canvas"), std::string::npos);
+
+    const fs::path shot = dir / "shot.png";
+    const Command screenshot =
+        run(headless(*browser, dir) + "--screenshot=\"" + shot.string() + "\" \"" + url + "\"");
+    ASSERT_EQ(screenshot.status, 0) << screenshot.output;
+    const Painted painted = painted_pixels(shot);
+    std::cout << "screenshot: " << painted.non_white << " painted pixels; of each input's colour:";
+    for (const std::size_t n : painted.series) std::cout << ' ' << n;
+    std::cout << '\n';
+    EXPECT_GT(painted.non_white, 100000u) << "a blank page";
+    for (std::size_t s = 0; s < painted.series.size(); ++s)
+        // A 1-pixel anti-aliased curve across the chart gives ~200 such pixels; the legend's
+        // marker alone, ~40.
+        EXPECT_GT(painted.series[s], 100u) << "input " << s << "'s curve is not drawn";
+}
+
+}  // namespace
+}  // namespace vq

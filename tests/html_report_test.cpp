@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <fstream>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -265,6 +266,85 @@ TEST(HtmlReportBrowser, SixInputPageLoadsAndPaintsInChromium) {
         // A 1-pixel anti-aliased curve across the chart gives ~200 such pixels; the legend's
         // marker alone, ~40.
         EXPECT_GT(painted.series[s], 100u) << "input " << s << "'s curve is not drawn";
+}
+
+struct Clip {
+    fs::path dir, ref, dist;
+};
+
+Clip make_clip(const std::string& name, int frames) {
+    constexpr VideoFormat format{64, 48, 8, ChromaFormat::yuv420};
+    const std::string header = "YUV4MPEG2 W64 H48 F25:1 Ip C420";
+    Clip clip{test::scratch_dir(name), {}, {}};
+    clip.ref = test::write_file(clip.dir / "ref.y4m", test::y4m_file(header, format, frames));
+    clip.dist = test::write_file(clip.dir / "dist.y4m", test::y4m_file(header, format, frames));
+    return clip;
+}
+
+std::string q(const fs::path& path) { return "\"" + path.string() + "\""; }
+
+std::size_t occurrences(const std::string& text, const std::string& what) {
+    std::size_t n = 0;
+    for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+}
+
+TEST(HtmlReportCli, FilesGetTheirWorstFramesAsThumbnails) {
+    const Clip clip = make_clip("html_report_cli_files", 6);
+    const fs::path page = clip.dir / "report.html";
+    const auto result = test::run_vq("-r " + q(clip.ref) + " -d " + q(clip.dist) +
+                                     " --feature psnr --pool p5 -q -o " + q(clip.dir / "out.xml") +
+                                     " --report " + q(page));
+    ASSERT_EQ(result.exit_code, 0) << result.output;
+    const std::string text = test::read_file(page);
+    EXPECT_EQ(occurrences(text, "data:image/png;base64,"), 8u)
+        << "4 frames x (reference, distorted)";
+    EXPECT_NE(text.find("<th>p5</th>"), std::string::npos);
+    EXPECT_NE(text.find("(ranked by psnr_y)"), std::string::npos);
+    EXPECT_EQ(text.find("id=\"rate\""), std::string::npos) << "one input: no rate chart";
+}
+
+TEST(HtmlReportCli, StandardInputGetsNoThumbnailsAndSaysWhy) {
+    const Clip clip = make_clip("html_report_cli_stdin", 3);
+    const fs::path page = clip.dir / "report.html";
+    const auto result =
+        test::run_vq("-r " + q(clip.ref) + " -d - --feature psnr -q -o " + q(clip.dir / "out.xml") +
+                     " --report " + q(page) + " < " + q(clip.dist));
+    ASSERT_EQ(result.exit_code, 0) << result.output;
+    const std::string text = test::read_file(page);
+    EXPECT_EQ(text.find("data:image/png"), std::string::npos);
+    EXPECT_NE(text.find("cannot be read a second time"), std::string::npos);
+}
+
+TEST(HtmlReportCli, BadPathFailsBeforeTheRun) {
+    const Clip clip = make_clip("html_report_cli_bad", 3);
+    const std::string run = "-r " + q(clip.ref) + " -d " + q(clip.dist) + " --feature psnr -q ";
+    test::expect_one_line_error(test::run_vq(run + "--report " + q(clip.dir / "no" / "r.html")), 2,
+                                {"No such file or directory"});
+    test::expect_one_line_error(test::run_vq(run + "--report \"\""), 2,
+                                {"--report: empty file name"});
+    EXPECT_EQ(test::file_names_in(clip.dir), (std::set<std::string>{"ref.y4m", "dist.y4m"}));
+}
+
+// Ctrl-C while the run waits for its input (a FIFO fed one frame) leaves no report behind.
+TEST(HtmlReportCli, InterruptLeavesNoPartialReport) {
+    const Clip clip = make_clip("html_report_cli_interrupt", 3);
+    const fs::path one = test::write_file(
+        clip.dir / "one.y4m",
+        test::y4m_file("YUV4MPEG2 W64 H48 F25:1 Ip C420", {64, 48, 8, ChromaFormat::yuv420}, 1));
+    const fs::path fifo = clip.dir / "dist.fifo";
+    const std::string script = fmt::format(
+        "mkfifo {fifo}; {vq} -r {ref} -d {fifo} --feature psnr -q -o {out} --report {page} "
+        "2> {log} & pid=$!; exec 3> {fifo}; cat {one} >&3; sleep 0.5; kill -INT $pid; "
+        "wait $pid; echo status=$?; exec 3>&-; rm {fifo} {one}",
+        fmt::arg("fifo", q(fifo)), fmt::arg("vq", q(test::vq_binary())),
+        fmt::arg("ref", q(clip.ref)), fmt::arg("out", q(clip.dir / "out.json")),
+        fmt::arg("page", q(clip.dir / "report.html")), fmt::arg("log", q(clip.dir / "log")),
+        fmt::arg("one", q(one)));
+    const Command result = run("bash -c '" + script + "'");
+    EXPECT_NE(result.output.find("status=130"), std::string::npos) << result.output;
+    EXPECT_EQ(test::file_names_in(clip.dir), (std::set<std::string>{"ref.y4m", "dist.y4m", "log"}))
+        << "a partial report or output was left behind";
 }
 
 }  // namespace

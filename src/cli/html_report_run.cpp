@@ -32,7 +32,8 @@ std::optional<double> bits_per_second(const OpenedInput& input) {
 
 void publish_html_report(OutputFile& page, const Arguments& args, const ScoreTable& table,
                          const ExtraPooling& pooling, const InputOpener& open) {
-    report::ReportInput input{args.distorted, &table, pooling, std::nullopt, {}, {}};
+    report::ReportInput input{
+        args.demo ? "demo (synthetic)" : args.distorted, &table, pooling, std::nullopt, {}, {}};
     const bool with_reference = !args.reference.empty();
     if (readable_twice(args.distorted) && (!with_reference || readable_twice(args.reference))) {
         OpenedInput distorted = open(args.distorted);
@@ -48,12 +49,17 @@ void publish_html_report(OutputFile& page, const Arguments& args, const ScoreTab
             input.worst = report::read_thumbnails(
                 reference.get(), *distorted.source,
                 report::worst_frames(table, *column, worst_frame_count), thumbnail_width);
+    } else if (args.demo) {
+        input.thumbnail_note = "no thumbnails: the demo's frames are made, not read";
     } else {
         input.thumbnail_note =
             "no thumbnails: the inputs cannot be read a second time (standard input or a pipe)";
     }
     page.publish([&](std::ostream& out) {
-        report::write_html_report(out, args.reference.empty() ? "(none)" : args.reference,
+        report::write_html_report(out,
+                                  args.demo                ? "demo (synthetic)"
+                                  : args.reference.empty() ? "(none)"
+                                                           : args.reference,
                                   std::span(&input, 1));
     });
 }

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # setup.sh — installs vq's build dependencies from Debian's packages and builds vq (Release) in
 # ./build. CUDA is used when nvcc is found (/usr/local/cuda or PATH); the build works without it.
-# FFmpeg's libraries (container input) and the ffmpeg binary (the tests' clips) are optional too.
+# FFmpeg's libraries (container input) and the ffmpeg binary (the tests' clips) are optional too,
+# and so is chromium (the HTML report's browser test skips without it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake ninja-build g++ pkg-config xz-utils libcli11-dev nlohmann-json3-dev
           libfmt-dev libgtest-dev libgmock-dev libbenchmark-dev libpng-dev
-          libavformat-dev libavcodec-dev libavutil-dev libswscale-dev ffmpeg)
+          libavformat-dev libavcodec-dev libavutil-dev libswscale-dev ffmpeg
+          chromium)  # chromium: the HTML report's browser test (tests/html_report_test.cpp)
 missing=()
 for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then

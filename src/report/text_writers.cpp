@@ -14,26 +14,19 @@ namespace {
 struct PooledLine {
     std::string label;
     std::size_t first = 0, end = 0;  // the frames it pools, [first, end)
-    std::vector<const PoolSet*> columns;
+    std::vector<PoolSet> columns;
 };
 
-std::vector<PooledLine> pooled_lines(const ScoreTable& table, const ExtraPooling& extra,
-                                     std::vector<PoolSet>& whole_run) {
+std::vector<PooledLine> pooled_lines(const ScoreTable& table, const ExtraPooling& extra) {
     std::vector<PooledLine> lines;
     if (extra.empty()) return lines;
-    for (std::size_t column = 0; column < table.column_count(); ++column)
-        whole_run.push_back(full_pool_set(table, column, extra));
     PooledLine whole{"pooled", 0, table.frame_count(), {}};
-    for (const PoolSet& set : whole_run) whole.columns.push_back(&set);
+    for (std::size_t column = 0; column < table.column_count(); ++column)
+        whole.columns.push_back(full_pool_set(table, column, extra));
     lines.push_back(std::move(whole));
-    for (const ShotPooling& shot : extra.shots) {
-        PooledLine line{"shot " + std::to_string(shot.first) + "-" + std::to_string(shot.last),
-                        shot.first,
-                        shot.last + 1,
-                        {}};
-        for (const PoolSet& set : shot.columns) line.columns.push_back(&set);
-        lines.push_back(std::move(line));
-    }
+    for (const ShotPooling& shot : extra.shots)
+        lines.push_back({"shot " + std::to_string(shot.first) + "-" + std::to_string(shot.last),
+                         shot.first, shot.last + 1, shot.columns});
     return lines;
 }
 
@@ -41,8 +34,8 @@ std::vector<PooledLine> pooled_lines(const ScoreTable& table, const ExtraPooling
 // methods, or none when a value is missing).
 std::vector<std::string> methods_of(const PooledLine& line) {
     std::vector<std::string> methods;
-    for (const PoolSet* set : line.columns)
-        for (const PooledValue& v : *set)
+    for (const PoolSet& set : line.columns)
+        for (const PooledValue& v : set)
             if (std::find(methods.begin(), methods.end(), v.method) == methods.end())
                 methods.push_back(v.method);
     return methods;
@@ -73,12 +66,11 @@ void write_csv(std::ostream& out, const ScoreTable& table, const NumberStyle& st
         }
         out << '\n';
     }
-    std::vector<PoolSet> whole_run;
-    for (const PooledLine& line : pooled_lines(table, info.pooling, whole_run))
+    for (const PooledLine& line : pooled_lines(table, info.pooling))
         for (const std::string& method : methods_of(line)) {
             out << line.label << ':' << method << ',';
-            for (const PoolSet* set : line.columns) {
-                if (const PooledValue* v = find_method(*set, method))
+            for (const PoolSet& set : line.columns) {
+                if (const PooledValue* v = find_method(set, method))
                     out << format_number(v->value, style);
                 out << ',';
             }
@@ -100,11 +92,10 @@ void write_sub(std::ostream& out, const ScoreTable& table, const NumberStyle& st
         }
         out << '\n';
     }
-    std::vector<PoolSet> whole_run;
-    for (const PooledLine& line : pooled_lines(table, info.pooling, whole_run)) {
+    for (const PooledLine& line : pooled_lines(table, info.pooling)) {
         out << '{' << line.first << "}{" << line.end << '}' << line.label << '|';
         for (std::size_t column = 0; column < line.columns.size(); ++column)
-            for (const PooledValue& v : *line.columns[column])
+            for (const PooledValue& v : line.columns[column])
                 out << table.name(column) << ' ' << v.method << ": "
                     << format_number(v.value, style) << '|';
         out << '\n';

@@ -59,7 +59,7 @@ OpenedInput open_input(const Arguments& args, const std::string& path) {
 // the backend that computed it.
 void print_summary(std::ostream& out, const ScoreTable& table, const NumberStyle& style) {
     const auto backend_of = [&](std::size_t column) -> std::optional<std::string> {
-        for (const auto& receipt : table.receipts)
+        for (const auto& receipt : table.receipts())
             if (std::find(receipt.outputs.begin(), receipt.outputs.end(), table.name(column)) !=
                 receipt.outputs.end())
                 return receipt.backend;
@@ -100,7 +100,7 @@ void announce_fallbacks(const Session& session, const Arguments& args) {
 // Once per run, what a feature's receipt says about how it computed its scores (e.g. the CUDA
 // CAMBI's frames whose score may differ from the reference's in the last digits).
 void announce_receipt_notes(const ScoreTable& table) {
-    for (const auto& receipt : table.receipts)
+    for (const auto& receipt : table.receipts())
         for (const auto& note : receipt.notes)
             if (note.count > 0 && !note.message.empty())
                 std::cerr << fmt::format("vq: {}: {}\n", receipt.feature, note.message);

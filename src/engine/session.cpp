@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "core/score_table_filler.hpp"
 #include "engine/executor.hpp"
 #include "feature/registry.hpp"
 #include "model/model.hpp"
@@ -250,8 +251,9 @@ void Session::Impl::write_receipts() {
             backends_used.end())
             backends_used.push_back(receipts.back().backend);
     }
-    table.backend_used = fmt::format("{}", fmt::join(backends_used, "+"));
-    table.receipts = receipts;
+    detail::ScoreTableFiller::set_backend_used(table,
+                                               fmt::format("{}", fmt::join(backends_used, "+")));
+    detail::ScoreTableFiller::set_receipts(table, receipts);
 }
 
 // Every feature's per-frame outputs (those listed first before the others), then the outputs
@@ -302,8 +304,7 @@ void Session::start(const VideoFormat& format) {
         throw usage_error(VQ_WITH_CUDA ? "--backend cuda: no usable CUDA device found"
                                        : "--backend cuda: this vq was built without CUDA");
     impl_->format = format;
-    impl_->table.width = format.width;
-    impl_->table.height = format.height;
+    detail::ScoreTableFiller::set_size(impl_->table, format.width, format.height);
     impl_->table.set_subsample(impl_->config.subsample);
     impl_->bind(backend);
     impl_->started = true;
@@ -433,10 +434,12 @@ ScoreTable Session::finish() {
         for (const auto& [name, value] : bound.feature->aggregates())
             s.table.add_aggregate(name, value);
     for (std::size_t k = 0; k < s.features.size(); ++k)  // one receipt per feature, in order
-        s.receipts[k].notes = s.table.receipts[k].notes = s.features[k].feature->receipt_notes();
+        s.receipts[k].notes = detail::ScoreTableFiller::receipts(s.table)[k].notes =
+            s.features[k].feature->receipt_notes();
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - s.first_push).count();
-    s.table.fps = s.pushed && seconds > 0 ? double(s.pushed) / seconds : 0.0;
+    detail::ScoreTableFiller::set_fps(s.table,
+                                      s.pushed && seconds > 0 ? double(s.pushed) / seconds : 0.0);
     return std::move(s.table);
 }
 

@@ -15,7 +15,7 @@
 #include "cuda/memory.hpp"
 #include "cuda/stream.hpp"
 #include "feature/registry.hpp"
-#include "vq/synthetic.hpp"
+#include "core/synthetic.hpp"
 
 namespace vq {
 namespace {

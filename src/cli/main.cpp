@@ -20,8 +20,8 @@
 #include "io/open_video.hpp"
 #include "io/scale.hpp"
 #include "model/model.hpp"
+#include "vq/demo.hpp"
 #include "vq/error.hpp"
-#include "vq/synthetic.hpp"
 
 namespace vq::cli {
 namespace {
@@ -107,8 +107,8 @@ void announce_receipt_notes(const ScoreTable& table) {
 }
 
 ScoreTable run_demo(const Arguments& args, bool progress_enabled) {
-    const VideoFormat format{1280, 720, 8, ChromaFormat::yuv420};
-    const int frames = 24;
+    const VideoFormat format = demo_format();
+    const int frames = demo_frame_count;
     Session session(args.session);
     for (const auto& model : args.models) session.add_model(model);
     for (const char* feature : {"psnr", "ciede", "cambi"}) session.add_feature(feature);
@@ -122,8 +122,7 @@ ScoreTable run_demo(const Arguments& args, bool progress_enabled) {
             describe(format));
     ProgressLine progress(std::cerr, progress_enabled, frames);
     for (int i = 0; i < frames; ++i) {
-        session.push({make_synthetic_frame(format, SyntheticScene::mixed, i, false),
-                      make_synthetic_frame(format, SyntheticScene::mixed, i, true)});
+        session.push(demo_frame(i));
         progress.update(std::size_t(i + 1));
     }
     progress.finish();

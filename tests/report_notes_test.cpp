@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/score_table_filler.hpp"
-#include "report/report.hpp"
+#include "vq/report.hpp"
 
 namespace vq {
 namespace {

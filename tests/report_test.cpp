@@ -16,8 +16,8 @@
 #include <nlohmann/json.hpp>
 
 #include "core/score_table_filler.hpp"
-#include "report/report.hpp"
 #include "test_support.hpp"
+#include "vq/report.hpp"
 #include "vq/scores.hpp"
 
 namespace vq {

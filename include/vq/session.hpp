@@ -98,4 +98,8 @@ private:
 // Prints every feature, its twins and its options (what `vq --list-features` shows).
 std::string describe_features();
 
+// Prints every built-in VMAF model (for add_model's version=NAME), each with its intended display,
+// viewing distance and frame rate (what `vq --list-models` shows).
+std::string describe_models();
+
 }  // namespace vq

@@ -1,4 +1,5 @@
-// vq's command line: a thin shell over the library (include/vq/session.hpp).
+// vq's command line: a thin shell over the library's public API (include/vq/), which it alone
+// builds against.
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,17 +12,15 @@
 
 #include <fmt/format.h>
 
-#include "cli/args.hpp"
-#include "cli/interrupt.hpp"
-#include "cli/output_file.hpp"
-#include "cli/progress.hpp"
-#include "engine/driver.hpp"
-#include "io/frame_source.hpp"
-#include "io/open_video.hpp"
-#include "io/scale.hpp"
-#include "model/model.hpp"
+#include "args.hpp"
+#include "interrupt.hpp"
+#include "output_file.hpp"
+#include "progress.hpp"
 #include "vq/demo.hpp"
 #include "vq/error.hpp"
+#include "vq/report.hpp"
+#include "vq/run.hpp"
+#include "vq/session.hpp"
 
 namespace vq::cli {
 namespace {
@@ -29,30 +28,17 @@ namespace {
 constexpr int exit_runtime = 1;
 constexpr int exit_usage = 2;
 
-// Y4M, raw YUV (-w -h -p -b), "-" (Y4M on standard input) or, through FFmpeg, any container.
-OpenedInput open_input(const Arguments& args, const std::string& path) {
-    InputOptions options;
-    options.decode.threads = args.decode_threads;
-    if (args.raw_input()) {
-        static const std::pair<const char*, ChromaFormat> formats[] = {
-            {"420", ChromaFormat::yuv420},
-            {"422", ChromaFormat::yuv422},
-            {"444", ChromaFormat::yuv444},
-            {"400", ChromaFormat::yuv400}};
-        VideoFormat format{args.width, args.height, args.bit_depth, ChromaFormat::yuv420};
-        for (const auto& [name, chroma] : formats)
-            if (args.pixel_format == name) format.chroma = chroma;
-        validate(format);
-        options.raw = format;
-        // As the reference does: score the whole frames, and say what was left over.
-        options.on_trailing_bytes = [path, frame_bytes = format.frame_bytes()](std::size_t bytes) {
-            std::cerr << fmt::format(
-                "vq: warning: '{}' ends with {} bytes that are not a whole frame ({} bytes); "
-                "scoring the whole frames before them\n",
-                one_line(path), bytes, frame_bytes);
-        };
-    }
-    return open_video(path, options);
+// The raw YUV format of -w -h -p -b, when given.
+std::optional<VideoFormat> raw_format(const Arguments& args) {
+    if (!args.raw_input()) return std::nullopt;
+    static const std::pair<const char*, ChromaFormat> formats[] = {{"420", ChromaFormat::yuv420},
+                                                                   {"422", ChromaFormat::yuv422},
+                                                                   {"444", ChromaFormat::yuv444},
+                                                                   {"400", ChromaFormat::yuv400}};
+    VideoFormat format{args.width, args.height, args.bit_depth, ChromaFormat::yuv420};
+    for (const auto& [name, chroma] : formats)
+        if (args.pixel_format == name) format.chroma = chroma;
+    return format;
 }
 
 // The pooled scores, model scores first (the VMAF a user looks for), then every feature's with
@@ -89,9 +75,9 @@ void print_summary(std::ostream& out, const ScoreTable& table, const NumberStyle
         out << fmt::format("{:<{}}  {:>12}\n", name, width, format_number(value, style));
 }
 
-void announce_fallbacks(const Session& session, const Arguments& args) {
+void announce_fallbacks(const std::vector<FeatureReceipt>& receipts, const Arguments& args) {
     if (args.session.backend == Backend::cpu) return;
-    for (const auto& receipt : session.receipts())
+    for (const auto& receipt : receipts)
         if (receipt.backend == "cpu")
             std::cerr << fmt::format("vq: feature '{}' has no CUDA twin; it runs on the CPU\n",
                                      receipt.feature);
@@ -115,7 +101,7 @@ ScoreTable run_demo(const Arguments& args, bool progress_enabled) {
     for (const auto& feature : args.features)
         session.add_feature(feature.request, feature.on_collision);
     session.start(format);
-    announce_fallbacks(session, args);
+    announce_fallbacks(session.receipts(), args);
     if (!args.quiet)
         std::cerr << fmt::format(
             "vq demo: {} frames of a synthetic {} clip (banded gradient over texture)\n", frames,
@@ -129,42 +115,45 @@ ScoreTable run_demo(const Arguments& args, bool progress_enabled) {
     return session.finish();
 }
 
+// What a file run tells the terminal: notes and warnings, the CPU fallbacks, the progress line.
+class TerminalObserver : public RunObserver {
+public:
+    TerminalObserver(const Arguments& args, bool progress_enabled)
+        : args_(args), progress_enabled_(progress_enabled) {}
+
+    void started(const std::vector<FeatureReceipt>& receipts,
+                 std::optional<std::size_t> expected_frames) override {
+        announce_fallbacks(receipts, args_);
+        progress_.emplace(std::cerr, progress_enabled_, expected_frames);
+    }
+    void note(const std::string& line) override { std::cerr << "vq: " << line << "\n"; }
+    bool progress(std::size_t frames) override {
+        progress_->update(frames);
+        return true;  // Ctrl-C is the signal handlers' (interrupt.hpp)
+    }
+    void finish() {
+        if (progress_) progress_->finish();
+    }
+
+private:
+    const Arguments& args_;
+    bool progress_enabled_;
+    std::optional<ProgressLine> progress_;
+};
+
 ScoreTable run_files(const Arguments& args, bool progress_enabled) {
-    Session session(args.session);
-    // The models' features first, then the --feature requests: libvmaf's registration order.
-    for (const auto& model : args.models)
-        args.no_prediction ? session.add_model_features(model) : session.add_model(model);
-    for (const auto& feature : args.features)
-        session.add_feature(feature.request, feature.on_collision);
-    const bool needs_reference = session.needs_reference();
-    if (needs_reference && args.reference.empty())
-        throw usage_error("-r/--reference is required by the requested features");
-
-    OpenedInput distorted_input = open_input(args, args.distorted);
-    auto distorted = std::move(distorted_input.source);
-    if (args.scale) distorted = scale_frames(std::move(distorted), *args.scale);
-    std::unique_ptr<FrameSource> reference;
-    if (needs_reference) {
-        OpenedInput reference_input = open_input(args, args.reference);
-        reference = std::move(reference_input.source);
-        check_compatible(*reference, *distorted);
-        report_frame_rates(reference_input, distorted_input, std::cerr);
-    }
-    session.start(distorted->format());
-    announce_fallbacks(session, args);
-    if (const auto allocator = session.buffer_allocator()) {
-        distorted->set_allocator(allocator);
-        if (reference) reference->set_allocator(allocator);
-    }
-    // As many frames ahead as the backends need to stay busy, no more: each costs its size.
-    const ReadAheadPlan plan = session.read_ahead_plan();
-    distorted = read_ahead(std::move(distorted), plan.frames, plan.threads);
-    if (reference) reference = read_ahead(std::move(reference), plan.frames, plan.threads);
-
-    ProgressLine progress(std::cerr, progress_enabled, distorted_input.frame_count);
-    ScoreTable table = run_frame_loop(session, reference.get(), *distorted, args.loop, std::cerr,
-                                      [&](std::size_t frames) { progress.update(frames); });
-    progress.finish();
+    Job job;
+    job.reference = {args.reference, raw_format(args), args.decode_threads};
+    job.distorted = {args.distorted, raw_format(args), args.decode_threads};
+    job.scale = args.scale;
+    job.frames = args.loop;
+    job.models = args.models;
+    job.predict_models = !args.no_prediction;
+    job.features = args.features;
+    job.session = args.session;
+    TerminalObserver observer(args, progress_enabled);
+    ScoreTable table = vq::run(job, observer);
+    observer.finish();
     return table;
 }
 
@@ -183,7 +172,7 @@ int run(int argc, char** argv) {
         return 0;
     }
     if (args.list_models) {
-        std::cout << model::describe_models();
+        std::cout << describe_models();
         return 0;
     }
     const bool terminal = isatty(STDERR_FILENO);

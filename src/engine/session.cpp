@@ -445,14 +445,4 @@ ScoreTable Session::finish() {
 
 const std::vector<FeatureReceipt>& Session::receipts() const { return impl_->receipts; }
 
-std::string describe_features() {
-    std::string text;
-    for (const FeatureDefinition& def : feature_registry()) {
-        text += fmt::format("{}{}: {}\n", def.name, def.make_cuda ? " (cpu, cuda)" : " (cpu)",
-                            def.description);
-        for (const OptionSpec& spec : def.options) text += "    " + describe_option(spec) + "\n";
-    }
-    return text;
-}
-
 }  // namespace vq

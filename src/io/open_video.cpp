@@ -111,17 +111,17 @@ OpenedInput open_video(const std::string& path, const InputOptions& options) {
     return input;
 }
 
-void report_frame_rates(const OpenedInput& reference, const OpenedInput& distorted,
-                        std::ostream& notes) {
-    if (reference.rate_den <= 0 || distorted.rate_den <= 0) return;
+std::string frame_rate_warning(const OpenedInput& reference, const OpenedInput& distorted) {
+    if (reference.rate_den <= 0 || distorted.rate_den <= 0) return {};
     // Compare as ratios: 30000/1001 and 60000/2002 are the same rate.
-    if (reference.rate_num * distorted.rate_den == distorted.rate_num * reference.rate_den) return;
+    if (reference.rate_num * distorted.rate_den == distorted.rate_num * reference.rate_den)
+        return {};
     const auto rate = [](const OpenedInput& input) {
         return fmt::format("{:.6g}", double(input.rate_num) / double(input.rate_den));
     };
-    notes << fmt::format(
-        "vq: warning: frame rates differ ('{}' {} frames/s, '{}' {} frames/s); frames are "
-        "paired by position, not by time\n",
+    return fmt::format(
+        "warning: frame rates differ ('{}' {} frames/s, '{}' {} frames/s); frames are paired by "
+        "position, not by time",
         one_line(reference.path), rate(reference), one_line(distorted.path), rate(distorted));
 }
 

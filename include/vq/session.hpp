@@ -9,7 +9,8 @@
 //
 // push() hands a frame to the backends and returns without waiting for its scores; frames are
 // computed in parallel (CPU) or pipelined (CUDA) and committed in order. Scores never depend on
-// the thread count or the backend's scheduling.
+// the thread count or the backend's scheduling. To score two video files in one call (what the vq
+// command does), use vq::run (vq/run.hpp), which drives a Session.
 #pragma once
 
 #include <cstddef>

@@ -96,7 +96,7 @@ __global__ void vertical_terms_kernel(const float* horizontal, int valid_width, 
             sum += double(column[std::size_t(y + t) * std::size_t(valid_width)] * gaussian_taps[t]);
         blurred[m] = float(sum);
     }
-    const Terms t = terms(blurred[0], blurred[1], blurred[2], blurred[3], blurred[4]);
+    const Terms t = ssim::terms(blurred[0], blurred[1], blurred[2], blurred[3], blurred[4]);
     const std::size_t i = std::size_t(y) * std::size_t(valid_width) + std::size_t(x);
     out.l[i] = t.l;
     out.c[i] = t.c;

@@ -168,11 +168,14 @@ __global__ void walk_kernel(SumJob job) {
                                      TermReader{scale.terms, stream});
     // Spec §6.4: the count is a 32-bit product, as the reference forms it.
     const double count = double(scale.valid_width * scale.valid_height);
-    float* means = &scale.means->ssim;  // Means is four floats in stream order
-    means[stream] = float(sum / count);
+    const float mean = float(sum / count);
+    switch (stream) {
+    case 0: scale.means->ssim = mean; break;
+    case 1: scale.means->l = mean; break;
+    case 2: scale.means->c = mean; break;
+    default: scale.means->s = mean; break;
+    }
 }
-
-static_assert(sizeof(Means) == sum_streams * sizeof(float), "Means: ssim, l, c, s");
 
 }  // namespace
 

@@ -43,6 +43,24 @@ std::vector<Grid> level_above(const std::vector<Grid>& below) {
     return above;
 }
 
+// walk()'s context on the host: the levels read in place, the terms added in a plain loop.
+struct HostWalk {
+    const Grid* levels[3];
+    const std::vector<double>* terms;
+    long long added = 0;
+
+    template <int Level>
+    const Grid* grids(long long first, int) const {
+        return levels[Level] + first;
+    }
+
+    double add_serially(double sum, long long first, long long end) {
+        for (long long i = first; i < end; ++i) sum += (*terms)[std::size_t(i)];
+        added += end - first;
+        return sum;
+    }
+};
+
 // `approximate(i)`: the guess of the running sum before term i that picks a chunk's binade.
 // `serial`, when given, counts the terms the walk had to add one by one.
 double ordered_sum(const std::vector<double>& terms,
@@ -66,13 +84,9 @@ double ordered_sum(const std::vector<double>& terms,
     }
     const auto groups = level_above(chunks);
     const auto supers = level_above(groups);
-    long long added = 0;
-    auto counted = [&](long long i) {
-        ++added;
-        return terms[std::size_t(i)];
-    };
-    const double sum = walk(chunks.data(), groups.data(), supers.data(), count, counted);
-    if (serial) *serial = added;
+    HostWalk context{{chunks.data(), groups.data(), supers.data()}, &terms};
+    const double sum = walk(context, count);
+    if (serial) *serial = context.added;
     return sum;
 }
 

@@ -40,17 +40,13 @@ struct ScaleBuffers {
 
     ScaleBuffers(int w, int h)
         : width(w), height(h), ref(area(w, h)), dist(area(w, h)), l(valid()), c(valid()),
-          s(valid()), approximate(gpu::sum_streams * chunk_count()),
-          prefix(gpu::sum_streams * chunk_count()), chunks(gpu::sum_streams * chunk_count()),
-          groups(gpu::sum_streams * above(chunk_count())),
-          supers(gpu::sum_streams * above(above(chunk_count()))) {}
+          s(valid()), approximate(per_stream(0)), prefix(per_stream(0)), chunks(per_stream(0)),
+          groups(per_stream(1)), supers(per_stream(2)) {}
 
     std::size_t valid() const { return area(width - (window - 1), height - (window - 1)); }
-    std::size_t chunk_count() const {
-        return (valid() + ordered::chunk_terms - 1) / ordered::chunk_terms;
-    }
-    static std::size_t above(std::size_t below) {
-        return (below + ordered::fan_out - 1) / ordered::fan_out;
+    // Level `level`'s Grids (or chunk sums) for the four streams.
+    std::size_t per_stream(int level) const {
+        return gpu::sum_streams * std::size_t(ordered::level_size(level, (long long)valid()));
     }
 
     gpu::TermPlanes terms() const { return {l.data(), c.data(), s.data(), (long long)valid()}; }

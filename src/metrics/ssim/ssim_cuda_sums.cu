@@ -18,14 +18,6 @@ using ordered::Grid;
 constexpr int warp = 32;
 constexpr int scan_threads = 1024;
 
-__host__ __device__ long long chunk_count(long long terms) {
-    return (terms + ordered::chunk_terms - 1) / ordered::chunk_terms;
-}
-
-__host__ __device__ long long above(long long below) {
-    return (below + ordered::fan_out - 1) / ordered::fan_out;
-}
-
 // Term i of stream `stream`, as the CPU twin adds it: (l * c) * s, l, c, s.
 struct TermReader {
     TermPlanes planes;
@@ -75,7 +67,7 @@ __device__ double warp_sum(double v) {
 __global__ void approximate_kernel(SumJob job) {
     if (int(blockIdx.y) >= job.scale_count) return;
     const SumScale& scale = job.scales[blockIdx.y];
-    const long long chunks = chunk_count(scale.terms.count);
+    const long long chunks = ordered::level_size(0, scale.terms.count);
     const long long chunk = blockIdx.x;
     if (chunk >= chunks) return;
     const long long first = chunk * ordered::chunk_terms + threadIdx.x * ordered::lane_terms;
@@ -93,7 +85,7 @@ __global__ void approximate_kernel(SumJob job) {
 __global__ void __launch_bounds__(scan_threads) prefix_kernel(SumJob job) {
     if (int(blockIdx.y) >= job.scale_count) return;
     const SumScale& scale = job.scales[blockIdx.y];
-    const long long chunks = chunk_count(scale.terms.count);
+    const long long chunks = ordered::level_size(0, scale.terms.count);
     const double* in = scale.approximate + blockIdx.x * chunks;
     double* out = scale.prefix + blockIdx.x * chunks;
     const long long per_thread = (chunks + scan_threads - 1) / scan_threads;
@@ -121,7 +113,7 @@ __global__ void chunk_kernel(SumJob job) {
     if (int(blockIdx.y) >= job.scale_count) return;
     const SumScale& scale = job.scales[blockIdx.y];
     const long long count = scale.terms.count;
-    const long long chunks = chunk_count(count);
+    const long long chunks = ordered::level_size(0, count);
     const long long chunk = blockIdx.x;
     if (chunk >= chunks) return;
     long long first = chunk * ordered::chunk_terms + threadIdx.x * ordered::lane_terms;
@@ -135,17 +127,16 @@ __global__ void chunk_kernel(SumJob job) {
     }
 }
 
-// One level up: 32 Grids of `below` per Grid of `above` (chunks -> groups, groups -> supers).
-__global__ void level_kernel(SumJob job, bool to_supers) {
+// One level up: 32 Grids of level - 1 per Grid of `level` (chunks -> groups -> super-groups).
+__global__ void level_kernel(SumJob job, int level) {
     if (int(blockIdx.y) >= job.scale_count) return;
     const SumScale& scale = job.scales[blockIdx.y];
-    const long long below_count =
-        to_supers ? above(chunk_count(scale.terms.count)) : chunk_count(scale.terms.count);
-    const long long above_count = above(below_count);
+    const long long below_count = ordered::level_size(level - 1, scale.terms.count);
+    const long long above_count = ordered::level_size(level, scale.terms.count);
     const long long index = blockIdx.x;
     if (index >= above_count) return;
-    const Grid* below = to_supers ? scale.groups : scale.chunks;
-    Grid* out = to_supers ? scale.supers : scale.groups;
+    const Grid* below = level == 2 ? scale.groups : scale.chunks;
+    Grid* out = level == 2 ? scale.supers : scale.groups;
     const long long source = index * ordered::fan_out + threadIdx.x;
     for (int stream = 0; stream < sum_streams; ++stream) {
         const Grid g = source < below_count ? below[stream * below_count + source]
@@ -155,20 +146,55 @@ __global__ void level_kernel(SumJob job, bool to_supers) {
     }
 }
 
-// One (scale, stream) per block, its first thread; the other threads leave at once.
+// walk()'s context on the device. Every lane of the warp walks the same sum (same data, same
+// path), so the warp can fetch together: each window of 32 Grids, and a failing chunk's terms,
+// go to shared memory in one parallel load instead of one dependent global load at a time.
+struct WarpWalk {
+    const Grid* levels[3];
+    TermReader term;
+    Grid (*windows)[ordered::fan_out];  // one window per level: a descent keeps the one above
+    double* chunk;                      // ordered::chunk_terms
+
+    template <int Level>
+    __device__ const Grid* grids(long long first, int n) {
+        Grid* window = windows[Level];
+        __syncwarp();  // every lane is done with the window's previous contents
+        if (int(threadIdx.x) < n) window[threadIdx.x] = levels[Level][first + threadIdx.x];
+        __syncwarp();
+        return window;
+    }
+
+    __device__ double add_serially(double sum, long long first, long long end) {
+        __syncwarp();
+        for (long long i = first + threadIdx.x; i < end; i += warp) chunk[i - first] = term(i);
+        __syncwarp();
+        const int n = int(end - first);
+#pragma unroll 8
+        for (int i = 0; i < n; ++i) sum += chunk[i];
+        return sum;
+    }
+};
+
+// One (scale, stream) per block of one warp.
 __global__ void walk_kernel(SumJob job) {
     const int scale_index = int(blockIdx.x) / sum_streams;
     const int stream = int(blockIdx.x) % sum_streams;
-    if (threadIdx.x != 0 || scale_index >= job.scale_count) return;
+    if (scale_index >= job.scale_count) return;  // the whole block
+    __shared__ Grid windows[3][ordered::fan_out];
+    __shared__ double chunk[ordered::chunk_terms];
     const SumScale& scale = job.scales[scale_index];
-    const long long chunks = chunk_count(scale.terms.count);
-    const long long groups = above(chunks);
-    const double sum = ordered::walk(scale.chunks + stream * chunks, scale.groups + stream * groups,
-                                     scale.supers + stream * above(groups), scale.terms.count,
-                                     TermReader{scale.terms, stream});
+    const long long count = scale.terms.count;
+    WarpWalk context{{scale.chunks + stream * ordered::level_size(0, count),
+                      scale.groups + stream * ordered::level_size(1, count),
+                      scale.supers + stream * ordered::level_size(2, count)},
+                     TermReader{scale.terms, stream},
+                     windows,
+                     chunk};
+    const double sum = ordered::walk(context, count);
+    if (threadIdx.x != 0) return;
     // Spec §6.4: the count is a 32-bit product, as the reference forms it.
-    const double count = double(scale.valid_width * scale.valid_height);
-    const float mean = float(sum / count);
+    const double positions = double(scale.valid_width * scale.valid_height);
+    const float mean = float(sum / positions);
     switch (stream) {
     case 0: scale.means->ssim = mean; break;
     case 1: scale.means->l = mean; break;
@@ -180,23 +206,23 @@ __global__ void walk_kernel(SumJob job) {
 }  // namespace
 
 void sums(const SumJob& job, cudaStream_t stream) {
-    long long most_chunks = 1;
-    for (int k = 0; k < job.scale_count; ++k) {
-        const long long chunks = chunk_count(job.scales[k].terms.count);
-        most_chunks = chunks > most_chunks ? chunks : most_chunks;
-    }
-    const unsigned scales = unsigned(job.scale_count);
-    approximate_kernel<<<dim3(unsigned(most_chunks), scales), warp, 0, stream>>>(job);
+    long long most_terms = 1;
+    for (int k = 0; k < job.scale_count; ++k)
+        most_terms = job.scales[k].terms.count > most_terms ? job.scales[k].terms.count : most_terms;
+    const auto blocks = [&](int level) {
+        return dim3(unsigned(ordered::level_size(level, most_terms)), unsigned(job.scale_count));
+    };
+    approximate_kernel<<<blocks(0), warp, 0, stream>>>(job);
     VQ_CUDA_CHECK_LAUNCH(approximate_kernel);
-    prefix_kernel<<<dim3(sum_streams, scales), scan_threads, 0, stream>>>(job);
+    prefix_kernel<<<dim3(sum_streams, unsigned(job.scale_count)), scan_threads, 0, stream>>>(job);
     VQ_CUDA_CHECK_LAUNCH(prefix_kernel);
-    chunk_kernel<<<dim3(unsigned(most_chunks), scales), warp, 0, stream>>>(job);
+    chunk_kernel<<<blocks(0), warp, 0, stream>>>(job);
     VQ_CUDA_CHECK_LAUNCH(chunk_kernel);
-    level_kernel<<<dim3(unsigned(above(most_chunks)), scales), warp, 0, stream>>>(job, false);
-    VQ_CUDA_CHECK_LAUNCH(level_kernel);
-    level_kernel<<<dim3(unsigned(above(above(most_chunks))), scales), warp, 0, stream>>>(job, true);
-    VQ_CUDA_CHECK_LAUNCH(level_kernel);
-    walk_kernel<<<scales * sum_streams, warp, 0, stream>>>(job);
+    for (int level = 1; level <= 2; ++level) {
+        level_kernel<<<blocks(level), warp, 0, stream>>>(job, level);
+        VQ_CUDA_CHECK_LAUNCH(level_kernel);
+    }
+    walk_kernel<<<unsigned(job.scale_count * sum_streams), warp, 0, stream>>>(job);
     VQ_CUDA_CHECK_LAUNCH(walk_kernel);
 }
 

@@ -161,29 +161,43 @@ VQ_HD Grid lane_grid(const TermAt& term, long long first, long long end, int e) 
     return g;
 }
 
-// The CPU twin's sum, from the summaries of every level (count terms; chunks, groups and
-// super-groups as built above; ceil-divided counts).
-template <typename TermAt>
-VQ_HD double walk(const Grid* chunks, const Grid* groups, const Grid* supers, long long count,
-                  const TermAt& term) {
-    const long long chunk_count = (count + chunk_terms - 1) / chunk_terms;
-    const long long group_count = (chunk_count + fan_out - 1) / fan_out;
-    const long long super_count = (group_count + fan_out - 1) / fan_out;
-    double sum = 0;
-    for (long long s = 0; s < super_count; ++s) {
-        if (apply(supers[s], sum)) continue;
-        const long long group_end = group_count < (s + 1) * fan_out ? group_count : (s + 1) * fan_out;
-        for (long long g = s * fan_out; g < group_end; ++g) {
-            if (apply(groups[g], sum)) continue;
-            const long long chunk_end =
-                chunk_count < (g + 1) * fan_out ? chunk_count : (g + 1) * fan_out;
-            for (long long c = g * fan_out; c < chunk_end; ++c) {
-                if (apply(chunks[c], sum)) continue;
-                const long long end = count < (c + 1) * chunk_terms ? count : (c + 1) * chunk_terms;
-                for (long long i = c * chunk_terms; i < end; ++i) sum += term(i);
+// The number of Grids of level 0 (chunks), 1 (groups) and 2 (super-groups) for `count` terms.
+VQ_HD inline long long level_size(int level, long long count) {
+    long long size = (count + chunk_terms - 1) / chunk_terms;
+    for (int l = 0; l < level; ++l) size = (size + fan_out - 1) / fan_out;
+    return size;
+}
+
+// Level `Level`'s Grids [first, end) applied to `sum` in order, descending where one fails.
+// `context.template grids<L>(first, n)` gives level L's Grids first .. first + n - 1 (n <= 32);
+// `context.add_serially(sum, first, end)` adds terms [first, end) one by one, in order.
+template <int Level, typename Context>
+VQ_HD void walk_level(Context& context, long long first, long long end, long long count,
+                      double& sum) {
+    for (long long window = first; window < end; window += fan_out) {
+        const int n = int(end - window < fan_out ? end - window : fan_out);
+        const Grid* grids = context.template grids<Level>(window, n);
+        for (int j = 0; j < n; ++j) {
+            if (apply(grids[j], sum)) continue;
+            const long long index = window + j;
+            if constexpr (Level == 0) {
+                const long long last = (index + 1) * chunk_terms;
+                sum = context.add_serially(sum, index * chunk_terms, last < count ? last : count);
+            } else {
+                const long long below = level_size(Level - 1, count);
+                const long long last = (index + 1) * fan_out;
+                walk_level<Level - 1>(context, index * fan_out, last < below ? last : below, count,
+                                      sum);
             }
         }
     }
+}
+
+// The CPU twin's serial sum of `count` terms, from the three levels of Grids built as above.
+template <typename Context>
+VQ_HD double walk(Context& context, long long count) {
+    double sum = 0;
+    walk_level<2>(context, 0, level_size(2, count), count, sum);
     return sum;
 }
 

@@ -75,7 +75,8 @@ double ordered_sum(const std::vector<double>& terms,
         std::vector<Grid> lanes(32);
         for (int j = 0; j < 32; ++j) {
             const long long first = (long long)c * chunk_terms + j * lane_terms;
-            lanes[j] = lane_grid(term, std::min(first, count), std::min(first + lane_terms, count), e);
+            lanes[j] =
+                lane_grid(term, std::min(first, count), std::min(first + lane_terms, count), e);
         }
         chunks[c] = warp_tree(lanes);
         for (long long i = (long long)c * chunk_terms;
@@ -127,7 +128,8 @@ TEST(SsimOrderedSum, AddsFewTermsSerially) {
     std::vector<double> terms(300000);
     for (double& t : terms) t = near_one(rng);
     long long serial = 0;
-    const double sum = ordered_sum(terms, [](double s) { return s * (1 + 1e-12); }, &serial);
+    const double sum = ordered_sum(
+        terms, [](double s) { return s * (1 + 1e-12); }, &serial);
     EXPECT_EQ(bits_of(sum), bits_of(serial_sum(terms)));
     EXPECT_LT(serial, 30 * chunk_terms);
     EXPECT_GT(serial, 0);

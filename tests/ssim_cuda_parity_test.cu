@@ -59,8 +59,8 @@ TEST_P(CudaSsimParity, FloatSsimMatchesTheCpuTwinBitForBit) {
     const auto [bit_depth, chroma] = GetParam();
     // 11x11 is the smallest valid region (one position); 401x391 takes the automatic factor 2,
     // 1919x1081 the factor 4; the others run at full size.
-    const std::vector<std::pair<int, int>> sizes = {
-        {11, 11}, {12, 31}, {67, 45}, {641, 359}, {401, 391}, {1919, 1081}};
+    const std::vector<std::pair<int, int>> sizes = {{11, 11},   {12, 31},   {67, 45},
+                                                    {641, 359}, {401, 391}, {1919, 1081}};
     for (const auto& [width, height] : sizes)
         expect_parity({width, height, bit_depth, chroma},
                       {"float_ssim", "float_ssim=enable_lcs=true:enable_db=true:clip_db=true",
@@ -82,6 +82,14 @@ TEST_P(CudaSsimParity, FloatMsSsimMatchesTheCpuTwinBitForBit) {
         expect_parity({width, height, bit_depth, chroma},
                       {"float_ms_ssim", "float_ms_ssim=enable_lcs=true",
                        "float_ms_ssim=enable_db=true:clip_db=true"});
+}
+
+// Small and quick: every kernel of both twins (box and pyramid decimation, every sum level, the
+// serial fallback), for the device round's compute-sanitizer pass.
+TEST(CudaSsimSmall, BothTwinsOnASmallOddFrame) {
+    VQ_REQUIRE_CUDA();
+    expect_parity({177, 191, 10, ChromaFormat::yuv420},
+                  {"float_ssim=scale=3:enable_lcs=true", "float_ms_ssim=enable_lcs=true"});
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -139,8 +147,8 @@ TEST(CudaSsimTiming, GpuMillisecondsPer4kFrame) {
          {"float_ssim", "float_ssim=scale=1", "float_ms_ssim", "float_ms_ssim=enable_lcs=true"}) {
         const FeatureRequest parsed = parse_feature_request(request);
         const FeatureDefinition& definition = *find_feature(parsed.name).definition;
-        auto feature = definition.make_cuda(
-            bind_options(parsed.name, definition.options, parsed.options));
+        auto feature =
+            definition.make_cuda(bind_options(parsed.name, definition.options, parsed.options));
         feature->init(format);
         auto& twin = dynamic_cast<cuda::CudaFeature&>(*feature);
         twin.prepare(stream.get());

@@ -39,9 +39,18 @@ struct ScaleBuffers {
     cuda::DeviceArray<ordered::Grid> supers;
 
     ScaleBuffers(int w, int h)
-        : width(w), height(h), ref(area(w, h)), dist(area(w, h)), l(valid()), c(valid()),
-          s(valid()), approximate(per_stream(0)), prefix(per_stream(0)), chunks(per_stream(0)),
-          groups(per_stream(1)), supers(per_stream(2)) {}
+        : width(w),
+          height(h),
+          ref(area(w, h)),
+          dist(area(w, h)),
+          l(valid()),
+          c(valid()),
+          s(valid()),
+          approximate(per_stream(0)),
+          prefix(per_stream(0)),
+          chunks(per_stream(0)),
+          groups(per_stream(1)),
+          supers(per_stream(2)) {}
 
     std::size_t valid() const { return area(width - (window - 1), height - (window - 1)); }
     // Level `level`'s Grids (or chunk sums) for the four streams.
@@ -70,8 +79,8 @@ public:
             height = decimated_size(height, 2);
         }
         // The horizontal pass of the largest scale; the smaller ones reuse it in stream order.
-        horizontal_ = cuda::DeviceArray<float>(
-            5 * area(scales_[0].width - (window - 1), scales_[0].height));
+        horizontal_ =
+            cuda::DeviceArray<float>(5 * area(scales_[0].width - (window - 1), scales_[0].height));
     }
 
     ScaleBuffers& scale(int k) { return scales_[std::size_t(k)]; }

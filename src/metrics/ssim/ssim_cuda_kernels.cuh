@@ -25,8 +25,8 @@ struct SumScale {
     TermPlanes terms;
     int valid_width;
     int valid_height;
-    double* approximate;  // [4][chunks]: each chunk's sum in any order
-    double* prefix;       // [4][chunks]: the approximate running sum before each chunk
+    double* approximate;    // [4][chunks]: each chunk's sum in any order
+    double* prefix;         // [4][chunks]: the approximate running sum before each chunk
     ordered::Grid* chunks;  // [4][chunks]
     ordered::Grid* groups;  // [4][groups]
     ordered::Grid* supers;  // [4][supers]

@@ -48,7 +48,8 @@ __global__ void decimate_kernel(const Sample* in, int width, int height, float r
         const Sample* row =
             in + std::size_t(half_sample_mirror(factor * y + v - a, height)) * std::size_t(width);
         for (int k = 0; k < taps; ++k) {
-            const float sample = float(row[half_sample_mirror(factor * x + k - a, width)]) * reciprocal;
+            const float sample =
+                float(row[half_sample_mirror(factor * x + k - a, width)]) * reciprocal;
             const float weight = Box ? box_weight : pyramid_kernel[v * taps + k];
             sum += double(sample * weight);
         }
@@ -114,9 +115,8 @@ void upload_tables(cudaStream_t stream) {
 template <typename Sample>
 void convert(const Sample* luma, int width, int height, float reciprocal, float* out,
              cudaStream_t stream) {
-    convert_kernel<Sample>
-        <<<grid_for(width, height), dim3(tile_x, tile_y), 0, stream>>>(luma, width, height,
-                                                                        reciprocal, out);
+    convert_kernel<Sample><<<grid_for(width, height), dim3(tile_x, tile_y), 0, stream>>>(
+        luma, width, height, reciprocal, out);
     VQ_CUDA_CHECK_LAUNCH(convert_kernel);
 }
 
@@ -126,18 +126,18 @@ void box_decimate(const Sample* luma, int width, int height, float reciprocal, i
     const int out_width = decimated_size(width, factor);
     const int out_height = decimated_size(height, factor);
     const float weight = 1.0f / float(factor * factor);  // box_kernel()'s entries
-    decimate_kernel<Sample, true><<<grid_for(out_width, out_height), dim3(tile_x, tile_y), 0,
-                                    stream>>>(luma, width, height, reciprocal, factor, factor,
-                                              weight, out, out_width, out_height);
+    decimate_kernel<Sample, true>
+        <<<grid_for(out_width, out_height), dim3(tile_x, tile_y), 0, stream>>>(
+            luma, width, height, reciprocal, factor, factor, weight, out, out_width, out_height);
     VQ_CUDA_CHECK_LAUNCH(decimate_kernel);
 }
 
 void pyramid_decimate(const float* in, int width, int height, float* out, cudaStream_t stream) {
     const int out_width = decimated_size(width, 2);
     const int out_height = decimated_size(height, 2);
-    decimate_kernel<float, false><<<grid_for(out_width, out_height), dim3(tile_x, tile_y), 0,
-                                    stream>>>(in, width, height, 1.0f, 2, lpf_taps, 0.0f, out,
-                                              out_width, out_height);
+    decimate_kernel<float, false>
+        <<<grid_for(out_width, out_height), dim3(tile_x, tile_y), 0, stream>>>(
+            in, width, height, 1.0f, 2, lpf_taps, 0.0f, out, out_width, out_height);
     VQ_CUDA_CHECK_LAUNCH(decimate_kernel);
 }
 

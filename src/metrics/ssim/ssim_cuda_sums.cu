@@ -122,7 +122,8 @@ __global__ void chunk_kernel(SumJob job) {
     end = end < count ? end : count;
     for (int stream = 0; stream < sum_streams; ++stream) {
         const int e = ordered::binade_of(scale.prefix[stream * chunks + chunk]);
-        const Grid g = warp_then(ordered::lane_grid(TermReader{scale.terms, stream}, first, end, e));
+        const Grid g =
+            warp_then(ordered::lane_grid(TermReader{scale.terms, stream}, first, end, e));
         if (threadIdx.x == 0) scale.chunks[stream * chunks + chunk] = g;
     }
 }
@@ -139,8 +140,8 @@ __global__ void level_kernel(SumJob job, int level) {
     Grid* out = level == 2 ? scale.supers : scale.groups;
     const long long source = index * ordered::fan_out + threadIdx.x;
     for (int stream = 0; stream < sum_streams; ++stream) {
-        const Grid g = source < below_count ? below[stream * below_count + source]
-                                            : ordered::empty_grid();
+        const Grid g =
+            source < below_count ? below[stream * below_count + source] : ordered::empty_grid();
         const Grid total = warp_then(g);
         if (threadIdx.x == 0) out[stream * above_count + index] = total;
     }
@@ -208,7 +209,8 @@ __global__ void walk_kernel(SumJob job) {
 void sums(const SumJob& job, cudaStream_t stream) {
     long long most_terms = 1;
     for (int k = 0; k < job.scale_count; ++k)
-        most_terms = job.scales[k].terms.count > most_terms ? job.scales[k].terms.count : most_terms;
+        most_terms =
+            job.scales[k].terms.count > most_terms ? job.scales[k].terms.count : most_terms;
     const auto blocks = [&](int level) {
         return dim3(unsigned(ordered::level_size(level, most_terms)), unsigned(job.scale_count));
     };

@@ -81,9 +81,8 @@ VQ_HD inline double power_of_two(int k) {
 VQ_HD inline int binade_of(double s) {
     const int field = int((bits_of(s) >> 52) & 0x7ff);
     const int e = field - 1023;
-    return field == 0 || field == 0x7ff || e < lowest_exponent || e > highest_exponent
-               ? no_exponent
-               : e;
+    return field == 0 || field == 0x7ff || e < lowest_exponent || e > highest_exponent ? no_exponent
+                                                                                       : e;
 }
 
 VQ_HD inline Grid empty_grid() { return {{0, 0}, {0, 0}, {0, 0}, no_exponent, empty}; }

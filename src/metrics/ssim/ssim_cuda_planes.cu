@@ -33,8 +33,7 @@ __global__ void convert_kernel(const Sample* luma, int width, int height, float 
     out[i] = float(luma[i]) * reciprocal;
 }
 
-// Output (x, y) reads input (f*x + k - a, f*y + v - a) for tap (v, k), v outer, k inner (§7.1).
-// Box: every weight is `box_weight`; otherwise the 9x9 table.
+// Spec §7.1; Box: every weight is `box_weight`, otherwise the 9x9 table.
 template <typename Sample, bool Box>
 __global__ void decimate_kernel(const Sample* in, int width, int height, float reciprocal,
                                 int factor, int taps, float box_weight, float* out, int out_width,
@@ -42,19 +41,11 @@ __global__ void decimate_kernel(const Sample* in, int width, int height, float r
     const int x = int(blockIdx.x) * tile_x + int(threadIdx.x);
     const int y = int(blockIdx.y) * tile_y + int(threadIdx.y);
     if (x >= out_width || y >= out_height) return;
-    const int a = taps / 2;
-    double sum = 0;
-    for (int v = 0; v < taps; ++v) {
-        const Sample* row =
-            in + std::size_t(half_sample_mirror(factor * y + v - a, height)) * std::size_t(width);
-        for (int k = 0; k < taps; ++k) {
-            const float sample =
-                float(row[half_sample_mirror(factor * x + k - a, width)]) * reciprocal;
-            const float weight = Box ? box_weight : pyramid_kernel[v * taps + k];
-            sum += double(sample * weight);
-        }
-    }
-    out[std::size_t(y) * std::size_t(out_width) + std::size_t(x)] = float(sum);
+    const auto weight = [&](int v, int k) {
+        return Box ? box_weight : pyramid_kernel[v * taps + k];
+    };
+    out[std::size_t(y) * std::size_t(out_width) + std::size_t(x)] =
+        decimated_sample(in, width, height, reciprocal, factor, taps, weight, x, y);
 }
 
 // Spec §5 step 1 for the five moments: every input row, valid columns.
@@ -64,21 +55,12 @@ __global__ void horizontal_kernel(const float* ref, const float* dist, int width
     const int x = int(blockIdx.x) * tile_x + int(threadIdx.x);
     const int y = int(blockIdx.y) * tile_y + int(threadIdx.y);
     if (x >= valid_width || y >= height) return;
-    const float* r = ref + std::size_t(y) * std::size_t(width) + std::size_t(x);
-    const float* d = dist + std::size_t(y) * std::size_t(width) + std::size_t(x);
-    double sums[moments] = {0, 0, 0, 0, 0};
-    for (int t = 0; t < window; ++t) {
-        const float g = gaussian_taps[t];
-        const float rt = r[t], dt = d[t];
-        sums[0] += double(rt * g);
-        sums[1] += double(dt * g);
-        sums[2] += double((rt * rt) * g);
-        sums[3] += double((dt * dt) * g);
-        sums[4] += double((rt * dt) * g);
-    }
+    const std::size_t at = std::size_t(y) * std::size_t(width) + std::size_t(x);
+    float moments_here[moments];
+    horizontal_moments(ref + at, dist + at, gaussian_taps, moments_here);
     const std::size_t plane = std::size_t(valid_width) * std::size_t(height);
     const std::size_t i = std::size_t(y) * std::size_t(valid_width) + std::size_t(x);
-    for (int m = 0; m < moments; ++m) horizontal[m * plane + i] = float(sums[m]);
+    for (int m = 0; m < moments; ++m) horizontal[m * plane + i] = moments_here[m];
 }
 
 // Spec §5 step 2 and §6.2: the blurred moments of a valid position, then its terms.
@@ -89,16 +71,12 @@ __global__ void vertical_terms_kernel(const float* horizontal, int valid_width, 
     const int y = int(blockIdx.y) * tile_y + int(threadIdx.y);
     if (x >= valid_width || y >= valid_height) return;
     const std::size_t plane = std::size_t(valid_width) * std::size_t(height);
-    float blurred[moments];
-    for (int m = 0; m < moments; ++m) {
-        const float* column = horizontal + m * plane + std::size_t(x);
-        double sum = 0;
-        for (int t = 0; t < window; ++t)
-            sum += double(column[std::size_t(y + t) * std::size_t(valid_width)] * gaussian_taps[t]);
-        blurred[m] = float(sum);
-    }
-    const Terms t = ssim::terms(blurred[0], blurred[1], blurred[2], blurred[3], blurred[4]);
     const std::size_t i = std::size_t(y) * std::size_t(valid_width) + std::size_t(x);
+    float blurred[moments];
+    for (int m = 0; m < moments; ++m)
+        blurred[m] =
+            vertical_moment(horizontal + m * plane + i, std::size_t(valid_width), gaussian_taps);
+    const Terms t = ssim::terms(blurred[0], blurred[1], blurred[2], blurred[3], blurred[4]);
     out.l[i] = t.l;
     out.c[i] = t.c;
     out.s[i] = float(t.s);  // exact: s is a float widened

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cmath>
+#include <cstddef>
 
 #include "cuda/host_device.hpp"
 #include "metrics/ssim/ssim_tables.hpp"
@@ -19,6 +20,49 @@ VQ_HD inline int half_sample_mirror(int i, int n) {
     if (i < 0) i = -1 - i;
     if (i >= n) i = 2 * n - 1 - i;
     return i < 0 ? 0 : i > n - 1 ? n - 1 : i;
+}
+
+// Spec §7.1 for output (x, y): input (f*x + k - a, f*y + v - a) for tap (v, k), v outer, k
+// inner, each sample times `reciprocal` as it is read, each product rounded to float and summed in
+// double. weight(v, k) is the kernel's entry.
+template <typename Sample, typename Weight>
+VQ_HD float decimated_sample(const Sample* in, int width, int height, float reciprocal, int factor,
+                             int taps, const Weight& weight, int x, int y) {
+    const int a = taps / 2;
+    double sum = 0;
+    for (int v = 0; v < taps; ++v) {
+        const Sample* row =
+            in + std::size_t(half_sample_mirror(factor * y + v - a, height)) * std::size_t(width);
+        for (int k = 0; k < taps; ++k) {
+            const float sample =
+                float(row[half_sample_mirror(factor * x + k - a, width)]) * reciprocal;
+            sum += double(sample * weight(v, k));
+        }
+    }
+    return float(sum);
+}
+
+// The five moments of spec §6.1 (R, D, R*R, D*D, R*D), blurred horizontally (§5 step 1) at the
+// position whose window starts at r[0], d[0]; g holds the 11 taps.
+VQ_HD inline void horizontal_moments(const float* r, const float* d, const float* g,
+                                     float* moments) {
+    double sums[5] = {0, 0, 0, 0, 0};
+    for (int t = 0; t < 11; ++t) {
+        const float rt = r[t], dt = d[t];
+        sums[0] += double(rt * g[t]);
+        sums[1] += double(dt * g[t]);
+        sums[2] += double((rt * rt) * g[t]);
+        sums[3] += double((dt * dt) * g[t]);
+        sums[4] += double((rt * dt) * g[t]);
+    }
+    for (int m = 0; m < 5; ++m) moments[m] = float(sums[m]);
+}
+
+// Spec §5 step 2: the column starting at `column`, rows `stride` apart, blurred vertically.
+VQ_HD inline float vertical_moment(const float* column, std::size_t stride, const float* g) {
+    double sum = 0;
+    for (int t = 0; t < 11; ++t) sum += double(column[std::size_t(t) * stride] * g[t]);
+    return float(sum);
 }
 
 struct Terms {

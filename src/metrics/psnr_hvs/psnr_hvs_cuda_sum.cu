@@ -26,6 +26,16 @@ using float_sum::Map;
 
 constexpr unsigned full_warp = 0xffffffffu;
 
+// std::min and std::max are host functions.
+template <typename T>
+__device__ T lesser(T a, T b) {
+    return b < a ? b : a;
+}
+template <typename T>
+__device__ T greater(T a, T b) {
+    return a < b ? b : a;
+}
+
 // Lane l gets the composition of lanes 0..l's maps, in lane order.
 __device__ Map warp_inclusive_scan(Map map) {
     const unsigned lane = threadIdx.x & 31u;
@@ -52,8 +62,8 @@ __global__ void __launch_bounds__(scan_threads) first_grids(FrameJob job) {
     const PlaneJob& plane = job.planes[blockIdx.x];
     const std::size_t count = plane.group_count;
     const std::size_t per_thread = (count + scan_threads - 1) / scan_threads;
-    const std::size_t begin = std::min(count, threadIdx.x * per_thread);
-    const std::size_t end = std::min(count, begin + per_thread);
+    const std::size_t begin = lesser(count, threadIdx.x * per_thread);
+    const std::size_t end = lesser(count, begin + per_thread);
     double total = 0;
     for (std::size_t g = begin; g < end; ++g) total += plane.group_sums[g];
     __shared__ double inclusive[scan_threads];
@@ -68,7 +78,7 @@ __global__ void __launch_bounds__(scan_threads) first_grids(FrameJob job) {
     double prefix = threadIdx.x == 0 ? 0.0 : inclusive[threadIdx.x - 1];
     for (std::size_t g = begin; g < end; ++g) {
         const int grid = float_sum::grid_of(__float_as_uint(float(prefix)));
-        plane.groups[g].first_grid = std::max(grid - 1, 1);
+        plane.groups[g].first_grid = greater(grid - 1, 1);
         prefix += plane.group_sums[g];
     }
 }
@@ -82,8 +92,8 @@ __global__ void __launch_bounds__(maps_threads) group_maps(FrameJob job) {
     const std::size_t group = std::size_t(blockIdx.x) * groups_per_block + threadIdx.x / 32;
     if (group >= plane.group_count) return;  // the whole warp
     const unsigned lane = threadIdx.x & 31u;
-    const std::size_t begin = std::min(plane.term_count, group * group_terms + lane * 32);
-    const std::size_t end = std::min(plane.term_count, begin + 32);
+    const std::size_t begin = lesser(plane.term_count, group * group_terms + lane * 32);
+    const std::size_t end = lesser(plane.term_count, begin + 32);
     std::uint32_t terms[32];
     for (int k = 0; k < 32; ++k)  // +0 past the plane's end: the identity
         terms[k] = begin + k < end ? __float_as_uint(plane.terms[begin + k]) : 0u;
@@ -127,17 +137,17 @@ __global__ void __launch_bounds__(32) walk(FrameJob job, float* error_sums) {
         if (level >= 2) {
             const std::size_t per_lane = level == 3 ? 32 : 1;
             const std::size_t first = i / group_terms + lane * per_lane;
-            const std::size_t last = std::min(plane.group_count, first + per_lane);
+            const std::size_t last = lesser(plane.group_count, first + per_lane);
             for (std::size_t g = first; g < last; ++g)
                 map = float_sum::compose(map, group_map(plane.groups[g], grid));
-            begin = std::min(count, first * group_terms);
-            step_end = std::min(count, (i / group_terms + 32 * per_lane) * group_terms);
+            begin = lesser(count, first * group_terms);
+            step_end = lesser(count, (i / group_terms + 32 * per_lane) * group_terms);
         } else {
             const std::size_t per_lane = level == 1 ? 32 : 1;
-            const std::size_t group_end = std::min(count, (i / group_terms + 1) * group_terms);
-            begin = std::min(group_end, i + lane * per_lane);
-            map = terms_map(plane.terms, begin, std::min(group_end, begin + per_lane), grid);
-            step_end = std::min(group_end, i + 32 * per_lane);
+            const std::size_t group_end = lesser(count, (i / group_terms + 1) * group_terms);
+            begin = lesser(group_end, i + lane * per_lane);
+            map = terms_map(plane.terms, begin, lesser(group_end, begin + per_lane), grid);
+            step_end = lesser(group_end, i + 32 * per_lane);
         }
         map = warp_inclusive_scan(map);
         const std::int32_t index = float_sum::grid_index(bits, grid);
@@ -146,12 +156,12 @@ __global__ void __launch_bounds__(32) walk(FrameJob job, float* error_sums) {
         if (left == 0) {  // the whole step stays on the grid
             bits = float_sum::accumulator_bits(grid, __shfl_sync(full_warp, reached, 31));
             i = step_end;
-            level = std::min(level + 1, top_level);
+            level = lesser(level + 1, top_level);
             continue;
         }
         // Lane f's part leaves the grid: keep the lanes before it, descend into lane f's part.
         const int f = __ffs(int(left)) - 1;
-        const std::int32_t before = __shfl_sync(full_warp, reached, std::max(f - 1, 0));
+        const std::int32_t before = __shfl_sync(full_warp, reached, greater(f - 1, 0));
         if (f > 0) bits = float_sum::accumulator_bits(grid, before);
         i = __shfl_sync(full_warp, static_cast<unsigned long long>(begin), f);
         if (level > 0) {

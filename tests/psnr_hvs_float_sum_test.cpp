@@ -4,6 +4,8 @@
 // grouped in any tree, with a real float addition where a run leaves its binade, equal the serial
 // float sum bit for bit on sequences made to stress ties, binade changes and tiny terms.
 #include <algorithm>
+#include <array>
+#include <iostream>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -14,7 +16,11 @@
 
 #include <gtest/gtest.h>
 
+#include "metrics/psnr_hvs/psnr_hvs.hpp"
+#include "metrics/psnr_hvs/psnr_hvs_cpu_kernels.hpp"
+#include "metrics/psnr_hvs/psnr_hvs_cpu_tables.hpp"
 #include "metrics/psnr_hvs/psnr_hvs_float_sum.hpp"
+#include "support/pictures.hpp"
 
 namespace vq::psnr_hvs::float_sum {
 namespace {
@@ -126,6 +132,139 @@ TEST(PsnrHvsFloatSum, ComposedRunsGiveTheSerialSum) {
                 ASSERT_EQ(bits_of(composed_sum(terms, run)), bits_of(serial))
                     << "kind " << kind << ", " << length << " terms, runs of " << run;
         }
+}
+
+// A host model of the CUDA walker (psnr_hvs_cuda_sum.cu: first_grids, group_maps, walk), lane by
+// lane, to check its descent and climbing logic on long sequences; it counts the warp steps per
+// level (the walker's cost).
+struct WalkerModel {
+    static constexpr std::size_t group_terms = 1024;
+    struct Group {
+        int first_grid;
+        Map maps[3];
+    };
+    std::array<std::size_t, 4> steps{};
+
+    float sum(const std::vector<float>& terms) {
+        const std::size_t count = terms.size(), groups = (count + group_terms - 1) / group_terms;
+        std::vector<Group> group(groups);
+        double prefix = 0;
+        for (std::size_t g = 0; g < groups; ++g) {
+            group[g].first_grid = std::max(grid_of(bits_of(float(prefix))) - 1, 1);
+            for (std::size_t t = g * group_terms; t < std::min(count, (g + 1) * group_terms); ++t)
+                prefix += terms[t];
+            for (int q = 0; q < 3; ++q) {
+                Map map = identity_map();
+                for (std::size_t t = g * group_terms; t < std::min(count, (g + 1) * group_terms);
+                     ++t)
+                    map = compose(map, term_map(bits_of(terms[t]), group[g].first_grid + q));
+                group[g].maps[q] = map;
+            }
+        }
+        const auto group_map = [&](std::size_t g, int grid) {
+            const int q = grid - group[g].first_grid;
+            return q >= 0 && q < 3 ? group[g].maps[q] : invalid_map();
+        };
+        std::uint32_t bits = 0;
+        std::size_t i = 0;
+        int level = 3;
+        while (i < count) {
+            const int grid = grid_of(bits);
+            if (grid == 255) break;
+            if (level >= 2 && i % group_terms != 0) level = 1;
+            ++steps[std::size_t(level)];
+            Map lane_map[32];
+            std::size_t begin[32], step_end;
+            for (std::size_t lane = 0; lane < 32; ++lane) {
+                lane_map[lane] = identity_map();
+                if (level >= 2) {
+                    const std::size_t per_lane = level == 3 ? 32 : 1;
+                    const std::size_t first = i / group_terms + lane * per_lane;
+                    for (std::size_t g = first; g < std::min(groups, first + per_lane); ++g)
+                        lane_map[lane] = compose(lane_map[lane], group_map(g, grid));
+                    begin[lane] = std::min(count, first * group_terms);
+                    step_end = std::min(count, (i / group_terms + 32 * per_lane) * group_terms);
+                } else {
+                    const std::size_t per_lane = level == 1 ? 32 : 1;
+                    const std::size_t group_end =
+                        std::min(count, (i / group_terms + 1) * group_terms);
+                    begin[lane] = std::min(group_end, i + lane * per_lane);
+                    for (std::size_t t = begin[lane];
+                         t < std::min(group_end, begin[lane] + per_lane); ++t)
+                        lane_map[lane] = compose(lane_map[lane], term_map(bits_of(terms[t]), grid));
+                    step_end = std::min(group_end, i + 32 * per_lane);
+                }
+            }
+            const std::int32_t index = grid_index(bits, grid);
+            Map prefix_map = identity_map();
+            std::int32_t reached[32];
+            int f = -1;
+            for (int lane = 0; lane < 32; ++lane) {
+                prefix_map = compose(prefix_map, lane_map[lane]);
+                reached[lane] = index + prefix_map.d[index & 1];
+                if (f < 0 && reached[lane] >= grid_limit) f = lane;
+            }
+            if (f < 0) {
+                bits = accumulator_bits(grid, reached[31]);
+                i = step_end;
+                level = std::min(level + 1, 3);
+                continue;
+            }
+            if (f > 0) bits = accumulator_bits(grid, reached[f - 1]);
+            i = begin[f];
+            if (level > 0) {
+                --level;
+                continue;
+            }
+            bits = bits_of(float_of(bits) + terms[i]);
+            ++i;
+            level = 1;
+        }
+        return float_of(bits);
+    }
+};
+
+float serial_sum(const std::vector<float>& terms) {
+    float sum = 0;
+    for (const float term : terms) sum += term;
+    return sum;
+}
+
+TEST(PsnrHvsFloatSum, WalkerModelGivesTheSerialSum) {
+    std::mt19937 random(3);
+    for (const std::size_t length : {64u, 1024u, 1088u, 33u * 1024u + 64u, 2000000u}) {
+        for (int kind = 0; kind < 6; ++kind) {
+            std::vector<float> terms(length);
+            for (float& term : terms) term = random_term(random, kind);
+            WalkerModel model;
+            ASSERT_EQ(bits_of(model.sum(terms)), bits_of(serial_sum(terms)))
+                << "kind " << kind << ", " << length << " terms";
+        }
+    }
+}
+
+// Real terms: the Y plane of a 4K frame (1.08e7 terms), through the CPU twin's block kernels.
+TEST(PsnrHvsFloatSum, WalkerModelOnAFourKPlane) {
+    const VideoFormat format{3840, 2160, 8, ChromaFormat::yuv420};
+    const Picture reference = test::make_picture(format, test::Content::texture, 1);
+    const Picture distorted = test::perturbed(reference, 3, 2);
+    const Kernels& kernels = best_kernels();
+    const auto ref = scored_plane<std::uint8_t>(reference, 0);
+    const auto dist = scored_plane<std::uint8_t>(distorted, 0);
+    const int columns = block_count(ref.width), rows = block_count(ref.height);
+    std::vector<float> terms, row(kernels.row_terms_size(columns));
+    for (int r = 0; r < rows; ++r) {
+        kernels.row_terms(ref, dist, r * block_step, plane_tables(0), row.data());
+        for (int k = 0; k < columns; ++k)
+            for (int i = 0; i < 64; ++i) terms.push_back(kernels.row_term(row.data(), k, i));
+    }
+    WalkerModel model;
+    const float sum = model.sum(terms);
+    EXPECT_EQ(bits_of(sum), bits_of(plane_error_sum(kernels, ref, dist, plane_tables(0))));
+    EXPECT_EQ(bits_of(sum), bits_of(serial_sum(terms)));
+    std::cout << terms.size() << " terms, sum " << sum << ": walker steps per level (32 groups, "
+              << "1 group, 32 terms, 1 term per lane): " << model.steps[3] << ", "
+              << model.steps[2] << ", " << model.steps[1] << ", " << model.steps[0] << "\n";
 }
 
 }  // namespace

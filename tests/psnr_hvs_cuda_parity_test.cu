@@ -84,8 +84,8 @@ TEST_P(CudaPsnrHvsParity, AdversarialPicturesAndOddSizes) {
     // The smallest planes with a block (chroma needs 16 luma columns unless 4:4:4), sizes that
     // leave a remainder right and below, one that is a whole number of blocks plus one (the
     // step is 7), and 1080p (many accumulator groups).
-    std::vector<std::pair<int, int>> sizes = {{16, 16}, {23, 17}, {35, 19}, {64, 48},
-                                              {641, 359}, {1920, 1080}};
+    std::vector<std::pair<int, int>> sizes = {{16, 16}, {23, 17},   {35, 19},
+                                              {64, 48}, {641, 359}, {1920, 1080}};
     if (chroma == ChromaFormat::yuv444) sizes.insert(sizes.end(), {{8, 8}, {15, 14}, {9, 300}});
     for (const auto& [width, height] : sizes) {
         const VideoFormat format{width, height, bit_depth, chroma};
@@ -101,9 +101,9 @@ TEST_P(CudaPsnrHvsParity, EveryContentPerturbed) {
     const auto [bit_depth, chroma] = GetParam();
     const VideoFormat format{333, 247, bit_depth, chroma};
     std::vector<FramePair> frames;
-    for (const Content content : {Content::noise, Content::texture, Content::banded,
-                                  Content::grainy, Content::patchwork, Content::staircase,
-                                  Content::extremes}) {
+    for (const Content content :
+         {Content::noise, Content::texture, Content::banded, Content::grainy, Content::patchwork,
+          Content::staircase, Content::extremes}) {
         const Picture reference = make_picture(format, content, std::uint32_t(bit_depth));
         for (const int spread : {1, 3, 40})
             frames.push_back({reference, perturbed(reference, spread << (bit_depth - 8), 9)});
@@ -129,9 +129,9 @@ TEST(CudaPsnrHvsParity, FourK) {
     for (const ChromaFormat chroma : {ChromaFormat::yuv420, ChromaFormat::yuv444}) {
         const VideoFormat format{3840, 2160, 10, chroma};
         const Picture reference = make_picture(format, Content::texture, 4);
-        expect_identical({{reference, perturbed(reference, 12, 5)},
-                          {reference, perturbed(reference, 200, 6)}},
-                         describe(format));
+        expect_identical(
+            {{reference, perturbed(reference, 12, 5)}, {reference, perturbed(reference, 200, 6)}},
+            describe(format));
     }
 }
 
@@ -154,9 +154,9 @@ TEST(CudaPsnrHvsParity, RefusesWhatTheCpuTwinRefuses) {
     VQ_REQUIRE_CUDA();
     const FeatureDefinition definition = psnr_hvs::definition();
     const OptionValues values = bind_options("psnr_hvs", definition.options, {});
-    for (const VideoFormat& format :
-         {VideoFormat{64, 64, 16, ChromaFormat::yuv420}, VideoFormat{15, 64, 8, ChromaFormat::yuv420},
-          VideoFormat{64, 64, 8, ChromaFormat::yuv400}}) {
+    for (const VideoFormat& format : {VideoFormat{64, 64, 16, ChromaFormat::yuv420},
+                                      VideoFormat{15, 64, 8, ChromaFormat::yuv420},
+                                      VideoFormat{64, 64, 8, ChromaFormat::yuv400}}) {
         EXPECT_THROW(definition.make_cpu(values)->init(format), Error) << describe(format);
         EXPECT_THROW(psnr_hvs::make_cuda(values)->init(format), Error) << describe(format);
     }
@@ -206,7 +206,8 @@ TEST(CudaPsnrHvsTiming, FourKFrame) {
     cuda::copy(frames.data(), reference.data(), format.frame_bytes());
     cuda::copy(frames.data() + format.frame_bytes(), distorted.data(), format.frame_bytes());
     const cuda::DeviceFrame frame{format, frames.data(), frames.data() + format.frame_bytes(), 0};
-    for (int warm_up = 0; warm_up < 3; ++warm_up) feature.enqueue(frame, block.data(), stream.get());
+    for (int warm_up = 0; warm_up < 3; ++warm_up)
+        feature.enqueue(frame, block.data(), stream.get());
     constexpr int runs = 20;
     const cuda::Event start(cuda::Event::Timing::on), end(cuda::Event::Timing::on);
     start.record(stream);

@@ -36,16 +36,16 @@ float random_term(std::mt19937& random, int kind) {
     std::uniform_real_distribution<float> unit(0.0f, 1.0f);
     std::uniform_int_distribution<int> exponent(-30, 30);
     switch (kind) {
-        case 0: return std::ldexp(unit(random), exponent(random));
-        case 1: return std::ldexp(float(random() % 64), exponent(random) / 4);  // ties galore
-        case 2: return float(random() % 16) * 0.25f;
-        case 3: {  // squares of (integer - threshold) · CSF, like real terms
-            const float error = float(random() % 40) - unit(random) * 3.0f;
-            const float weighted = std::max(error, 0.0f) * (0.1f + unit(random) * 2.5f);
-            return weighted * weighted;
-        }
-        case 4: return random() % 10 == 0 ? std::ldexp(unit(random), 12) : 0.0f;
-        default: return std::ldexp(float(random() % 8), -140);  // subnormal terms
+    case 0: return std::ldexp(unit(random), exponent(random));
+    case 1: return std::ldexp(float(random() % 64), exponent(random) / 4);  // ties galore
+    case 2: return float(random() % 16) * 0.25f;
+    case 3: {  // squares of (integer - threshold) · CSF, like real terms
+        const float error = float(random() % 40) - unit(random) * 3.0f;
+        const float weighted = std::max(error, 0.0f) * (0.1f + unit(random) * 2.5f);
+        return weighted * weighted;
+    }
+    case 4: return random() % 10 == 0 ? std::ldexp(unit(random), 12) : 0.0f;
+    default: return std::ldexp(float(random() % 8), -140);  // subnormal terms
     }
 }
 
@@ -263,8 +263,8 @@ TEST(PsnrHvsFloatSum, WalkerModelOnAFourKPlane) {
     EXPECT_EQ(bits_of(sum), bits_of(plane_error_sum(kernels, ref, dist, plane_tables(0))));
     EXPECT_EQ(bits_of(sum), bits_of(serial_sum(terms)));
     std::cout << terms.size() << " terms, sum " << sum << ": walker steps per level (32 groups, "
-              << "1 group, 32 terms, 1 term per lane): " << model.steps[3] << ", "
-              << model.steps[2] << ", " << model.steps[1] << ", " << model.steps[0] << "\n";
+              << "1 group, 32 terms, 1 term per lane): " << model.steps[3] << ", " << model.steps[2]
+              << ", " << model.steps[1] << ", " << model.steps[0] << "\n";
 }
 
 }  // namespace

@@ -7,13 +7,13 @@
 //   F32 to_float(I32)          lane-wise int -> float conversion (round to nearest)
 //   F32 rounded_sqrt(F32)      lane-wise f32(sqrtd(double(x))), i.e. a correctly rounded sqrt
 //   PlaneTables                a type with float csf[64] and mask_weight[64] (indexable), e.g.
-//                              psnr_hvs_cpu_tables.hpp's (the CUDA twin's lives in constant memory)
+//                              psnr_hvs_cpu_tables.hpp's (the CUDA twin's: a plain struct)
 // and provides <cstdint> and psnr_hvs_cpu_tables.hpp (k63, k15). Every function is VQ_HD: the
-// CUDA twin compiles this very code for the device (psnr_hvs_cuda_block.cuh). Every operation below is the same lane-wise
-// integer or IEEE binary32 operation for a scalar and for each vector lane, in the spec's order,
-// so each lane of a vector variant is bit-identical to the scalar code on that lane's block.
-// (C-style casts between I32 and U32 are value conversions for scalars and bit casts for
-// vectors: both are modular, which is what the wrapping products below rely on.)
+// CUDA twin compiles this very code for the device (psnr_hvs_cuda_terms.cu). Every operation below
+// is the same lane-wise integer or IEEE binary32 operation for a scalar and for each vector lane,
+// in the spec's order, so each lane of a vector variant is bit-identical to the scalar code on that
+// lane's block. (C-style casts between I32 and U32 are value conversions for scalars and bit casts
+// for vectors: both are modular, which is what the wrapping products below rely on.)
 
 #include "cuda/host_device.hpp"  // macros only: harmless inside the includer's namespace
 
@@ -94,7 +94,7 @@ VQ_HD inline int quadrant(int r, int c) { return (r >= 4 ? 1 : 0) + (c >= 4 ? 2 
 
 // §7 for one block: its samples and its own coefficients.
 VQ_HD inline MaskSteps mask_steps(const BlockSamples& samples, const BlockSamples& coefficients,
-                            const PlaneTables& tables) {
+                                  const PlaneTables& tables) {
     MaskSteps m{};
     // The float sums of §7 are exact (integers below 2^24), so integer sums give the same values.
     I32 sum{}, quadrant_sum[4]{};
@@ -134,7 +134,7 @@ VQ_HD inline MaskSteps mask_steps(const BlockSamples& samples, const BlockSample
 
 // §8 for one block: the 64 terms t ⊗ t the plane's accumulator adds, in raster order.
 VQ_HD inline void block_terms(const BlockSamples& reference, const BlockSamples& distorted,
-                        const PlaneTables& tables, F32* terms) {
+                              const PlaneTables& tables, F32* terms) {
     BlockSamples reference_dct, distorted_dct;
     for (int i = 0; i < 64; ++i) {
         reference_dct[i] = reference[i];

@@ -35,8 +35,8 @@ struct GroupMaps {
 struct PlaneJob {
     const void* reference;  // the scored plane's first sample
     const void* distorted;
-    int stride;             // samples per row of the stored plane
-    int columns, rows;      // 8x8 blocks (spec §4)
+    int stride;               // samples per row of the stored plane
+    int columns, rows;        // 8x8 blocks (spec §4)
     std::size_t term_count;   // 64 · columns · rows
     std::size_t group_count;  // ceil(term_count / group_terms)
     float* terms;             // term_count terms, in the reference's order

@@ -50,7 +50,8 @@ __global__ void __launch_bounds__(threads_per_block) block_terms(FrameJob job) {
     const int block = int(blockIdx.x * threads_per_block + threadIdx.x);
     double sum = 0;
     if (block < blocks) {
-        const int y = (block / plane.columns) * block_step, x = (block % plane.columns) * block_step;
+        const int y = (block / plane.columns) * block_step,
+                  x = (block % plane.columns) * block_step;
         const std::size_t first = std::size_t(y) * std::size_t(plane.stride) + std::size_t(x);
         const Sample* reference = static_cast<const Sample*>(plane.reference) + first;
         const Sample* distorted = static_cast<const Sample*>(plane.distorted) + first;
@@ -65,7 +66,8 @@ __global__ void __launch_bounds__(threads_per_block) block_terms(FrameJob job) {
         device::block_terms(reference_samples, distorted_samples, tables, terms);
         float4* out = reinterpret_cast<float4*>(plane.terms + std::size_t(block) * 64);
         for (int k = 0; k < 16; ++k)
-            out[k] = make_float4(terms[4 * k], terms[4 * k + 1], terms[4 * k + 2], terms[4 * k + 3]);
+            out[k] =
+                make_float4(terms[4 * k], terms[4 * k + 1], terms[4 * k + 2], terms[4 * k + 3]);
         for (int i = 0; i < 64; ++i) sum += double(terms[i]);
     }
     // A group is 16 consecutive blocks, i.e. 16 consecutive lanes: its sum (an estimate only, so
@@ -79,7 +81,8 @@ __global__ void __launch_bounds__(threads_per_block) block_terms(FrameJob job) {
 
 void enqueue_terms(const FrameJob& job, int bit_depth, cudaStream_t stream) {
     int largest = 0;
-    for (const PlaneJob& plane : job.planes) largest = std::max(largest, plane.columns * plane.rows);
+    for (const PlaneJob& plane : job.planes)
+        largest = std::max(largest, plane.columns * plane.rows);
     const dim3 grid((unsigned(largest) + threads_per_block - 1) / threads_per_block, 3);
     with_sample_type(bit_depth, [&](auto sample) {
         block_terms<decltype(sample)><<<grid, threads_per_block, 0, stream>>>(job);

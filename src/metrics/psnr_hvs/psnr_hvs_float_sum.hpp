@@ -37,7 +37,9 @@ struct Map {
 VQ_HD inline Map identity_map() { return {{0, 0}}; }
 VQ_HD inline Map invalid_map() { return {{invalid, invalid}}; }
 
-VQ_HD inline std::int32_t saturated(std::int32_t steps) { return steps < invalid ? steps : invalid; }
+VQ_HD inline std::int32_t saturated(std::int32_t steps) {
+    return steps < invalid ? steps : invalid;
+}
 
 // `first` then `second`. (Once invalid, a map stays invalid whatever the parity.)
 VQ_HD inline Map compose(Map first, Map second) {
@@ -78,7 +80,7 @@ VQ_HD inline Map term_map(std::uint32_t term_bits, int grid) {
     const int shift = (field == 0 ? 1 : field) - grid;
     if (shift > 0) return invalid_map();  // term >= 2^24 grid steps: leaves the binade
     if (shift == 0) return {{significand, significand}};
-    const int drop = -shift;  // bits of the significand below the grid
+    const int drop = -shift;               // bits of the significand below the grid
     if (drop > 24) return identity_map();  // term < u/2: rounds away whatever the parity
     const std::int32_t steps = significand >> drop;
     const std::int32_t remainder = significand & ((std::int32_t(1) << drop) - 1);

@@ -88,6 +88,7 @@ run_sanitize() {
   cases+=':CudaCambiHeatmaps.*:CudaCambiExamples.*'
   cases+=':VifCudaExample.*:MotionCudaExample.*:*MotionCudaParity*/257x255*:*VifCudaParity*/333x47*'
   cases+=':CudaSsimSmall.*'
+  cases+=':*CudaPsnrHvsParity*/10bit_yuv422'
   cases+=':*AdmCudaParity*/641x359*:*AdmCudaParity*/33x33*:*AdmCudaParity*/35x700*:-*1280x720*'
   export VQ_TEST_BINARY_DIR=$scratch/sanitize
   mkdir -p "$VQ_TEST_BINARY_DIR"

@@ -1,23 +1,26 @@
 // The eigenvalues of SpEED's 25x25 covariance (spec/speed.md §8.3): float Householder
 // tridiagonalisation, then implicit symmetric QR sweeps with a Wilkinson shift. The entropy adds
-// the eigenvalues in the order they come out, so every step follows the spec exactly.
-#include <cmath>
+// the eigenvalues in the order they come out, so every step follows the spec exactly. Host and
+// device code alike (both twins run this one definition): only IEEE-exact operations (float
+// arithmetic, double sqrt and division) and comparisons.
+#pragma once
 
-#include "metrics/speed/speed_stages.hpp"
+#include <math.h>  // the C functions by their C names, host and device alike
 
-namespace vq::speed {
-namespace {
+#include "cuda/host_device.hpp"
 
-constexpr int n = block_samples;
-constexpr int max_sweeps = 500;
+namespace vq::speed::eigen {
 
-float sgn(float v) { return v >= 0.0f ? 1.0f : -1.0f; }
-float sqrt32(float v) { return float(std::sqrt(double(v))); }
-float hyp(float a, float b) { return sqrt32(a * a + b * b); }
+inline constexpr int n = 25;  // block_samples
+inline constexpr int max_sweeps = 500;
+
+VQ_HD inline float sgn(float v) { return v >= 0.0f ? 1.0f : -1.0f; }
+VQ_HD inline float sqrt32(float v) { return float(sqrt(double(v))); }
+VQ_HD inline float hyp(float a, float b) { return sqrt32(a * a + b * b); }
 
 // Spec §8.3.1: reduces a (row-major n x n) in place; d and e come from its lower triangle.
-void tridiagonalise(Matrix25& a, float* d, float* e) {
-    const auto at = [&](int r, int c) -> float& { return a[std::size_t(r * n + c)]; };
+VQ_HD inline void tridiagonalise(float* a, float* d, float* e) {
+    const auto at = [&](int r, int c) -> float& { return a[r * n + c]; };
     float v[n], x[n];
     for (int i = 0; i + 2 < n; ++i) {
         const int s = i + 1;
@@ -55,9 +58,9 @@ void tridiagonalise(Matrix25& a, float* d, float* e) {
 }
 
 // Spec §8.3.2.
-void chop(const float* d, float* e, int m) {
+VQ_HD inline void chop(const float* d, float* e, int m) {
     for (int r = 0; r + 1 < m; ++r)
-        if (double(std::fabs(e[r])) < 1e-6 * double(std::fabs(d[r]) + std::fabs(d[r + 1])))
+        if (double(fabsf(e[r])) < 1e-6 * double(fabsf(d[r]) + fabsf(d[r + 1])))
             e[r] = 0.0f;
 }
 
@@ -66,15 +69,15 @@ struct Rotation {
 };
 
 // Spec §8.3.3's Givens pair: u is a double reciprocal square root rounded once, not 1/sqrtf.
-Rotation rot(float a, float b) {
+VQ_HD inline Rotation rot(float a, float b) {
     if (b == 0.0f) return {1.0f, 0.0f};
-    if (std::fabs(b) > std::fabs(a)) {
+    if (fabsf(b) > fabsf(a)) {
         const float t = -a / b;
-        const float u = float(1.0 / std::sqrt(double(1.0f + t * t)));
+        const float u = float(1.0 / sqrt(double(1.0f + t * t)));
         return {u * t, u};
     }
     const float t = -b / a;
-    const float u = float(1.0 / std::sqrt(double(1.0f + t * t)));
+    const float u = float(1.0 / sqrt(double(1.0f + t * t)));
     return {u, u * t};
 }
 
@@ -82,29 +85,29 @@ struct Window {
     float ap, bp, aq;
 };
 
-Window rotate(const Window& w, const Rotation& r) {
+VQ_HD inline Window rotate(const Window& w, const Rotation& r) {
     const float c = r.c, s = r.s;
     return {c * (c * w.ap - s * w.bp) + s * (s * w.aq - c * w.bp),
             c * (s * w.ap + c * w.bp) - s * (s * w.bp + c * w.aq),
             s * (s * w.ap + c * w.bp) + c * (s * w.bp + c * w.aq)};
 }
 
-float wilkinson_shift(const float* d, const float* e, int m) {
+VQ_HD inline float wilkinson_shift(const float* d, const float* e, int m) {
     const float ta = d[m - 2], tb = d[m - 1], tab = e[m - 2];
     const float dt = (ta - tb) / 2.0f;
     float mu;
     if (dt > 0.0f)
         mu = tb - tab * (tab / (dt + hyp(dt, tab)));
     else if (dt == 0.0f)
-        mu = tb - std::fabs(tab);
+        mu = tb - fabsf(tab);
     else
         mu = tb + tab * (tab / ((-dt) + hyp(dt, tab)));
-    if (1e-6 * double(std::fabs(mu)) > double(std::fabs(d[0]) + std::fabs(e[0]))) mu = 0.0f;
+    if (1e-6 * double(fabsf(mu)) > double(fabsf(d[0]) + fabsf(e[0]))) mu = 0.0f;
     return mu;
 }
 
 // Spec §8.3.3: one implicit QR sweep on the block d[0..m-1], e[0..m-2] (m >= 2).
-void sweep(float* d, float* e, int m) {
+VQ_HD inline void sweep(float* d, float* e, int m) {
     const float mu = wilkinson_shift(d, e, m);
     float x = d[0] - mu, z = e[0];
     Window w{d[0], e[0], d[1]};
@@ -134,15 +137,14 @@ void sweep(float* d, float* e, int m) {
     e[m - 2] = bk;
 }
 
-}  // namespace
-
-std::array<float, block_samples> eigenvalues(const Matrix25& k, int* sweeps) {
-    Matrix25 a = k;
-    std::array<float, n> d;
+// The eigenvalues of k (row-major, symmetric) into d; returns the number of QR sweeps.
+VQ_HD inline int eigenvalues(const float* k, float* d) {
+    float a[n * n];
+    for (int i = 0; i < n * n; ++i) a[i] = k[i];
     float e[n - 1];
-    tridiagonalise(a, d.data(), e);
+    tridiagonalise(a, d, e);
     // Spec §8.3.4. Past max_sweeps the reference warns and keeps d as it stands; so does vq.
-    chop(d.data(), e, n);
+    chop(d, e, n);
     int b = n - 1, iterations = 0;
     while (b > 0 && iterations < max_sweeps) {
         if (e[b - 1] == 0.0f) {
@@ -151,12 +153,11 @@ std::array<float, block_samples> eigenvalues(const Matrix25& k, int* sweeps) {
         }
         int first = b - 1;
         while (first > 0 && e[first - 1] != 0.0f) --first;
-        sweep(d.data() + first, e + first, b - first + 1);
-        chop(d.data() + first, e + first, b - first + 1);
+        sweep(d + first, e + first, b - first + 1);
+        chop(d + first, e + first, b - first + 1);
         ++iterations;
     }
-    if (sweeps) *sweeps = iterations;
-    return d;
+    return iterations;
 }
 
-}  // namespace vq::speed
+}  // namespace vq::speed::eigen

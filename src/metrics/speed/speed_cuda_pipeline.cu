@@ -5,6 +5,7 @@
 // speed_block_math.hpp); the device's log2 is the correctly rounded one (speed_log2.hpp).
 #include "metrics/speed/speed_cuda_pipeline.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <type_traits>
@@ -108,40 +109,72 @@ __global__ void remove_local_mean(const float* q, int wo, int ho, const float* t
     r[long(blockIdx.y) * wo * ho + o] = image[o] - mean;
 }
 
-// Spec §8.1: one thread per position p, a serial float sum over the w_m x h_m sub-image.
-__global__ void block_means(const float* r, int wo, int ho, int wm, int hm, float* means) {
-    const int p = threadIdx.x;
-    if (p >= n) return;
-    const float* image = r + long(blockIdx.x) * wo * ho + (p / block_side) * wo + p % block_side;
-    float sum = 0.0f;
-    for (int y = 0; y < hm; ++y)
-        for (int x = 0; x < wm; ++x) sum = sum + image[y * wo + x];
-    means[blockIdx.x * n + p] = sum / float(wm * hm);
+// The serial sums of §8.1-§8.2 read the residual image from shared memory: global loads for one
+// long dependent chain would wait on memory at every step. The block streams the image through
+// `tile` in bands of `band` rows plus the block_side - 1 rows below them that the shifted
+// sub-images also read, and each band's rows go to consume(rows) (tile row t is band row t).
+template <typename Consume>
+__device__ void for_each_band(const float* image, int wo, int hm, int band, float* tile,
+                              Consume consume) {
+    for (int y0 = 0; y0 < hm; y0 += band) {
+        const int rows = min(band, hm - y0);
+        const int loaded = (rows + block_side - 1) * wo;
+        __syncthreads();  // every thread is done with the previous band
+        for (int i = threadIdx.x; i < loaded; i += blockDim.x) tile[i] = image[long(y0) * wo + i];
+        __syncthreads();
+        consume(rows);
+    }
 }
 
-// Spec §8.2: one thread per entry b <= a, a serial double sum over the samples in row-major
-// order of (z_a - μ_a)(z_b - μ_b), each factor a double difference of floats.
-__global__ void covariance(const float* r, int wo, int ho, int wm, int hm, const float* means,
-                           float* k) {
-    const int entry = threadIdx.x;
-    if (entry >= n * (n + 1) / 2) return;
+// Spec §8.1: thread p < 25 of block `image` sums position p's w_m x h_m sub-image serially in
+// float, row-major.
+__global__ void block_means(const float* r, int wo, int ho, int wm, int hm, int band,
+                            float* means) {
+    extern __shared__ float tile[];
+    const int p = threadIdx.x;
+    const float* z = tile + (p / block_side) * wo + p % block_side;
+    float sum = 0.0f;
+    for_each_band(r + long(blockIdx.x) * wo * ho, wo, hm, band, tile, [&](int rows) {
+        if (p >= n) return;
+        for (int y = 0; y < rows; ++y)
+            for (int x = 0; x < wm; ++x) sum = sum + z[y * wo + x];
+    });
+    if (p < n) means[blockIdx.x * n + p] = sum / float(wm * hm);
+}
+
+constexpr int covariance_entries = n * (n + 1) / 2;  // b <= a
+constexpr int covariance_threads = 64;  // entries per block: the blocks spread over the SMs
+
+// Spec §8.2: one thread per entry b <= a (blockIdx.y the image), a serial double sum over the
+// samples in row-major order of (z_a - μ_a)(z_b - μ_b), each factor a double difference.
+__global__ void __launch_bounds__(covariance_threads)
+    covariance_matrix(const float* r, int wo, int ho, int wm, int hm, int band, const float* means,
+               float* k) {
+    extern __shared__ float tile[];
+    const int entry = blockIdx.x * covariance_threads + threadIdx.x;
     int a = 0;
     while ((a + 1) * (a + 2) / 2 <= entry) ++a;
     const int b = entry - a * (a + 1) / 2;
-    const float* image = r + long(blockIdx.x) * wo * ho;
-    const float* za = image + (a / block_side) * wo + a % block_side;
-    const float* zb = image + (b / block_side) * wo + b % block_side;
-    const double ma = means[blockIdx.x * n + a], mb = means[blockIdx.x * n + b];
+    const int image = blockIdx.y;
+    const bool active = entry < covariance_entries;
+    const float* za = tile + (a / block_side) * wo + a % block_side;
+    const float* zb = tile + (b / block_side) * wo + b % block_side;
+    const double ma = active ? means[image * n + a] : 0.0;
+    const double mb = active ? means[image * n + b] : 0.0;
     double sum = 0.0;
-    for (int y = 0; y < hm; ++y)
-        for (int x = 0; x < wm; ++x) {
-            const double da = double(za[y * wo + x]) - ma;
-            const double db = double(zb[y * wo + x]) - mb;
-            sum = sum + da * db;
-        }
+    for_each_band(r + long(image) * wo * ho, wo, hm, band, tile, [&](int rows) {
+        if (!active) return;
+        for (int y = 0; y < rows; ++y)
+            for (int x = 0; x < wm; ++x) {
+                const double da = double(za[y * wo + x]) - ma;
+                const double db = double(zb[y * wo + x]) - mb;
+                sum = sum + da * db;
+            }
+    });
+    if (!active) return;
     const float value = float(sum / double(wm * hm));
-    k[blockIdx.x * n * n + a * n + b] = value;
-    k[blockIdx.x * n * n + b * n + a] = value;
+    k[image * n * n + a * n + b] = value;
+    k[image * n * n + b * n + a] = value;
 }
 
 // Spec §8.6's product in the CPU twin's order: k ascending, terms with a zero left factor skipped.
@@ -320,6 +353,14 @@ DevicePipeline::DevicePipeline(const Config& config, int bit_depth, int channels
         source_ = cuda::DeviceArray<float>(
             images * std::size_t(config.plane_width) * std::size_t(config.plane_height));
     }
+    // Bands of the residual image as tall as 64 KiB of shared memory holds (at least one row).
+    constexpr int tile_floats = 16384;
+    band_ = std::max(1, tile_floats / residual_width_ - (block_side - 1));
+    const int tile_bytes = (band_ + block_side - 1) * residual_width_ * 4;
+    VQ_CUDA_CHECK(cudaFuncSetAttribute(block_means, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       tile_bytes));
+    VQ_CUDA_CHECK(cudaFuncSetAttribute(covariance_matrix, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       tile_bytes));
     const std::size_t residual = std::size_t(residual_width_) * std::size_t(residual_height_);
     const std::size_t count = std::size_t(blocks_across_) * std::size_t(blocks_down_);
     decimated_ = cuda::DeviceArray<float>(images * residual);
@@ -382,11 +423,14 @@ void DevicePipeline::enqueue(const ImageSources& sources, DeviceChannel* results
     const int wm = blocks_across_ * block_side - (block_side - 1);
     const int hm = blocks_down_ * block_side - (block_side - 1);
     const unsigned images = unsigned(images_);
-    block_means<<<images, 32, 0, stream>>>(residual_.data(), wo, ho, wm, hm, means_.data());
+    const std::size_t tile_bytes = std::size_t(band_ + block_side - 1) * std::size_t(wo) * 4;
+    block_means<<<images, 256, tile_bytes, stream>>>(residual_.data(), wo, ho, wm, hm, band_,
+                                                     means_.data());
     VQ_CUDA_CHECK_LAUNCH(block_means);
-    covariance<<<images, 352, 0, stream>>>(residual_.data(), wo, ho, wm, hm, means_.data(),
-                                           covariance_.data());
-    VQ_CUDA_CHECK_LAUNCH(covariance);
+    const dim3 covariance_grid(blocks_for(covariance_entries, covariance_threads), images);
+    covariance_matrix<<<covariance_grid, covariance_threads, tile_bytes, stream>>>(
+        residual_.data(), wo, ho, wm, hm, band_, means_.data(), covariance_.data());
+    VQ_CUDA_CHECK_LAUNCH(covariance_matrix);
     cuda::zero_async(solve_failed_.data(), solve_failed_.size(), stream);
     factorise<<<dim3(images, 2), factorise_threads, 0, stream>>>(
         covariance_.data(), eigenvalues_.data(), householder_.data(), triangular_.data(),

@@ -46,6 +46,7 @@ private:
     int images_;
     int residual_width_, residual_height_;  // W_o x H_o
     int blocks_across_, blocks_down_;       // nbh, nbv
+    int band_;  // rows of the residual image per shared-memory band (§8.1-§8.2's sums)
     cuda::DeviceArray<float> anti_alias_taps_, local_mean_taps_;
     cuda::DeviceArray<int> x_index_, y_index_;  // prescale tables (when it rescales)
     cuda::DeviceArray<float> x_weight_, y_weight_;

@@ -188,6 +188,13 @@ __device__ float product_entry(const float* p, const float* q, int i, int j) {
     return o;
 }
 
+// A thread block as speed_eigen.hpp's team.
+struct BlockTeam {
+    __device__ int rank() const { return int(threadIdx.x); }
+    __device__ int size() const { return int(blockDim.x); }
+    __device__ void sync() const { __syncthreads(); }
+};
+
 __device__ float norm(const float* v) {
     float sum = 0.0f;
     for (int i = 0; i < n; ++i) sum = sum + v[i] * v[i];
@@ -196,21 +203,28 @@ __device__ float norm(const float* v) {
 
 constexpr int factorise_threads = 640;  // one per matrix entry, rounded up to whole warps
 
-// Per image (blockIdx.x): blockIdx.y 0 finds the eigenvalues (§8.3, one thread: the QR sweeps
-// are serial); blockIdx.y 1 forms the Householder QR of K (§8.6) with one thread per entry:
+// Per image (blockIdx.x): blockIdx.y 0 finds the eigenvalues (§8.3; the QR sweeps on one thread,
+// they are serial); blockIdx.y 1 forms the Householder QR of K (§8.6) with one thread per entry:
 // H (the product of the reflectors) and R = H K, and whether a pivot of R is below 1e-6.
 __global__ void __launch_bounds__(factorise_threads)
     factorise(const float* covariances, float* eigenvalues, float* householder,
               float* triangular, int* solve_failed) {
     const float* k = covariances + blockIdx.x * n * n;
-    if (blockIdx.y == 0) {
-        if (threadIdx.x == 0) eigen::eigenvalues(k, eigenvalues + blockIdx.x * n);
-        return;
-    }
-    __shared__ float z[n * n], h[n * n], reflector[n * n], v[n];
+    __shared__ float z[n * n], h[n * n], reflector[n * n], v[n], x[n], d[n], off_diagonal[n];
     __shared__ float length;
     const int e = threadIdx.x, i = e / n, j = e % n;
     const bool entry = e < n * n;
+    if (blockIdx.y == 0) {
+        // The tridiagonalisation's rows and entries spread over the block; the sweeps are serial.
+        if (entry) z[e] = k[e];
+        __syncthreads();
+        eigen::tridiagonalise(z, d, off_diagonal, v, x, BlockTeam{});
+        if (e == 0) {
+            eigen::qr_iterations(d, off_diagonal);
+            for (int p = 0; p < n; ++p) eigenvalues[blockIdx.x * n + p] = d[p];
+        }
+        return;
+    }
     if (entry) {
         z[e] = k[e];
         h[e] = i == j ? 1.0f : 0.0f;
@@ -300,12 +314,17 @@ __global__ void block_statistics(const float* r, int wo, int ho, int across, int
 }
 
 constexpr int score_threads = 256;
+constexpr int max_shared_terms_bytes = 48 * 1024;
 
-// Spec §9: the blocks' terms in parallel, then one serial float sum per channel (thread c).
+// Spec §9: the blocks' terms in parallel, then one serial float sum per channel (thread c). The
+// terms wait in shared memory when `shared` (the serial sum then reads at shared-memory latency),
+// else in `terms`.
 __global__ void __launch_bounds__(score_threads)
     channel_scores(int channels, int count, const int* failed, const float* entropy,
-                   const float* variance, int weight_mode, float base, float* terms,
-                   DeviceChannel* results) {
+                   const float* variance, int weight_mode, float base, bool shared,
+                   float* global_terms, DeviceChannel* results) {
+    extern __shared__ float shared_terms[];
+    float* terms = shared ? shared_terms : global_terms;
     for (int c = 0; c < channels; ++c)
         for (int b = threadIdx.x; b < count; b += score_threads) {
             const int ref = 2 * c * count + b, dist = (2 * c + 1) * count + b;
@@ -326,6 +345,17 @@ __global__ void __launch_bounds__(score_threads)
 }
 
 unsigned blocks_for(long items, int per_block) { return unsigned((items + per_block - 1) / per_block); }
+
+// Raises (never lowers: another pipeline of the run may need more) a kernel's dynamic shared
+// memory limit to `bytes`.
+template <typename Kernel>
+void allow_shared_memory(Kernel* kernel, int bytes) {
+    cudaFuncAttributes attributes{};
+    VQ_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+    if (attributes.maxDynamicSharedSizeBytes < bytes)
+        VQ_CUDA_CHECK(
+            cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+}
 
 template <typename T>
 cuda::DeviceArray<T> uploaded(const std::vector<T>& host) {
@@ -357,10 +387,10 @@ DevicePipeline::DevicePipeline(const Config& config, int bit_depth, int channels
     constexpr int tile_floats = 16384;
     band_ = std::max(1, tile_floats / residual_width_ - (block_side - 1));
     const int tile_bytes = (band_ + block_side - 1) * residual_width_ * 4;
-    VQ_CUDA_CHECK(cudaFuncSetAttribute(block_means, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       tile_bytes));
-    VQ_CUDA_CHECK(cudaFuncSetAttribute(covariance_matrix, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       tile_bytes));
+    allow_shared_memory(block_means, tile_bytes);
+    allow_shared_memory(covariance_matrix, tile_bytes);
+    terms_bytes_ = channels * blocks_across_ * blocks_down_ * 4;
+    if (terms_bytes_ > max_shared_terms_bytes) terms_bytes_ = 0;  // the terms stay in global memory
     const std::size_t residual = std::size_t(residual_width_) * std::size_t(residual_height_);
     const std::size_t count = std::size_t(blocks_across_) * std::size_t(blocks_down_);
     decimated_ = cuda::DeviceArray<float>(images * residual);
@@ -442,10 +472,10 @@ void DevicePipeline::enqueue(const ImageSources& sources, DeviceChannel* results
         householder_.data(), triangular_.data(), solve_failed_.data(),
         config_.options.sigma_nn, failed_.data(), entropy_.data(), variance_.data());
     VQ_CUDA_CHECK_LAUNCH(block_statistics);
-    channel_scores<<<1, score_threads, 0, stream>>>(
+    channel_scores<<<1, score_threads, std::size_t(terms_bytes_), stream>>>(
         channels_, count, failed_.data(), entropy_.data(), variance_.data(),
-        config_.options.weight_mode, base_entropy(config_.options.sigma_nn,
-                                                  config_.options.nn_floor),
+        config_.options.weight_mode,
+        base_entropy(config_.options.sigma_nn, config_.options.nn_floor), terms_bytes_ != 0,
         terms_.data(), results);
     VQ_CUDA_CHECK_LAUNCH(channel_scores);
 }

@@ -18,43 +18,65 @@ VQ_HD inline float sgn(float v) { return v >= 0.0f ? 1.0f : -1.0f; }
 VQ_HD inline float sqrt32(float v) { return float(sqrt(double(v))); }
 VQ_HD inline float hyp(float a, float b) { return sqrt32(a * a + b * b); }
 
-// Spec §8.3.1: reduces a (row-major n x n) in place; d and e come from its lower triangle.
-VQ_HD inline void tridiagonalise(float* a, float* d, float* e) {
+// Who runs tridiagonalise(): the CPU twin one thread (SerialTeam), the CUDA twin a thread block
+// sharing a, v and x. Members split only independent outputs (rows r, entries (r, c)) and each
+// output keeps the serial order of its own sum; the scalars of a step are serial sums every
+// member computes alike. sync() orders a step's writes before the next phase's reads.
+struct SerialTeam {
+    VQ_HD int rank() const { return 0; }
+    VQ_HD int size() const { return 1; }
+    VQ_HD void sync() const {}
+};
+
+// Spec §8.3.1: reduces a (row-major n x n) in place; d and e come from its lower triangle. v and
+// x are n floats of scratch.
+template <typename Team>
+VQ_HD void tridiagonalise(float* a, float* d, float* e, float* v, float* x, Team team) {
     const auto at = [&](int r, int c) -> float& { return a[r * n + c]; };
-    float v[n], x[n];
+    const int first = team.rank(), stride = team.size();
     for (int i = 0; i + 2 < n; ++i) {
         const int s = i + 1;
         float ss = 0.0f;
         for (int r = i + 2; r < n; ++r) ss = ss + at(r, i) * at(r, i);
         const float xn = sqrt32(ss);
-        float tau = 0.0f;
+        float tau = 0.0f, beta = 0.0f, q = 0.0f;
         if (xn != 0.0f) {
             const float alpha = at(s, i);
-            const float beta = -sgn(alpha) * hyp(alpha, xn);
+            beta = -sgn(alpha) * hyp(alpha, xn);
             tau = (beta - alpha) / beta;
-            const float q = alpha - beta;
-            if (q != 0.0f) {
-                for (int r = s; r < n; ++r) at(r, i) = at(r, i) / q;
-                at(s, i) = beta;
-            }
+            q = alpha - beta;
         }
-        for (int r = s; r < n; ++r) v[r] = at(r, i);
+        team.sync();  // every member has read column i
+        if (q != 0.0f)  // column i scaled by 1/q below the diagonal, then its first entry beta
+            for (int r = s + first; r < n; r += stride) at(r, i) = r == s ? beta : at(r, i) / q;
+        team.sync();
         if (tau == 0.0f) continue;
-        v[s] = 1.0f;
-        for (int r = s; r < n; ++r) {
+        for (int r = s + first; r < n; r += stride) v[r] = r == s ? 1.0f : at(r, i);
+        team.sync();
+        for (int r = s + first; r < n; r += stride) {
             float sum = 0.0f;
             for (int c = s; c < n; ++c) sum = sum + (tau * at(r, c)) * v[c];
             x[r] = sum;
         }
+        team.sync();
         float xv = 0.0f;
         for (int r = s; r < n; ++r) xv = xv + x[r] * v[r];
         const float gamma = float((-0.5 * double(tau)) * double(xv));
-        for (int r = s; r < n; ++r) x[r] = x[r] + gamma * v[r];
-        for (int r = s; r < n; ++r)
-            for (int c = s; c < n; ++c) at(r, c) = at(r, c) - (x[r] * v[c] + v[r] * x[c]);
+        team.sync();  // every member has read x
+        for (int r = s + first; r < n; r += stride) x[r] = x[r] + gamma * v[r];
+        team.sync();
+        const int m = n - s;
+        for (int entry = first; entry < m * m; entry += stride) {
+            const int r = s + entry / m, c = s + entry % m;
+            at(r, c) = at(r, c) - (x[r] * v[c] + v[r] * x[c]);
+        }
+        team.sync();
     }
-    for (int r = 0; r < n; ++r) d[r] = at(r, r);
-    for (int r = 0; r + 1 < n; ++r) e[r] = at(r + 1, r);
+    for (int r = first; r < n; r += stride) {
+        d[r] = at(r, r);
+        if (r + 1 < n) e[r] = at(r + 1, r);
+    }
+    team.sync();
 }
 
 // Spec §8.3.2.
@@ -137,13 +159,10 @@ VQ_HD inline void sweep(float* d, float* e, int m) {
     e[m - 2] = bk;
 }
 
-// The eigenvalues of k (row-major, symmetric) into d; returns the number of QR sweeps.
-VQ_HD inline int eigenvalues(const float* k, float* d) {
-    float a[n * n];
-    for (int i = 0; i < n * n; ++i) a[i] = k[i];
-    float e[n - 1];
-    tridiagonalise(a, d, e);
-    // Spec §8.3.4. Past max_sweeps the reference warns and keeps d as it stands; so does vq.
+// Spec §8.3.4 on the tridiagonal d, e (in place): the eigenvalues end in d; returns the number
+// of QR sweeps.
+VQ_HD inline int qr_iterations(float* d, float* e) {
+    // Past max_sweeps the reference warns and keeps d as it stands; so does vq.
     chop(d, e, n);
     int b = n - 1, iterations = 0;
     while (b > 0 && iterations < max_sweeps) {
@@ -158,6 +177,14 @@ VQ_HD inline int eigenvalues(const float* k, float* d) {
         ++iterations;
     }
     return iterations;
+}
+
+// The eigenvalues of k (row-major, symmetric) into d, on one thread; returns the QR sweeps.
+VQ_HD inline int eigenvalues(const float* k, float* d) {
+    float a[n * n], e[n - 1], v[n], x[n];
+    for (int i = 0; i < n * n; ++i) a[i] = k[i];
+    tridiagonalise(a, d, e, v, x, SerialTeam{});
+    return qr_iterations(d, e);
 }
 
 }  // namespace vq::speed::eigen

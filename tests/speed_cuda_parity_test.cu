@@ -64,8 +64,7 @@ INSTANTIATE_TEST_SUITE_P(
     testing::Values(
         TwinCase{hd, "speed_chroma"}, TwinCase{odd10, "speed_chroma"},
         TwinCase{narrow12, "speed_chroma"}, TwinCase{small16, "speed_chroma"},
-        TwinCase{least9, "speed_chroma"},
-        TwinCase{odd10, "speed_chroma=speed_kernelscale=0.5"},
+        TwinCase{least9, "speed_chroma"}, TwinCase{odd10, "speed_chroma=speed_kernelscale=0.5"},
         TwinCase{hd, "speed_chroma=speed_kernelscale=3.71134"},
         TwinCase{narrow12, "speed_chroma=speed_kernelscale=2"},
         TwinCase{odd10, "speed_chroma=speed_prescale=0.5:speed_prescale_method=nearest"},

@@ -48,8 +48,8 @@ TEST(SpeedEigenTeam, TeamTridiagonalisationGivesTheSerialBits) {
             std::vector<std::jthread> team;
             for (int m = 0; m < members; ++m)
                 team.emplace_back([&, m] {
-                    tridiagonalise(a.data(), d.data(), e.data(), shared_v.data(),
-                                   shared_x.data(), ThreadTeam{m, members, &barrier});
+                    tridiagonalise(a.data(), d.data(), e.data(), shared_v.data(), shared_x.data(),
+                                   ThreadTeam{m, members, &barrier});
                 });
             team.clear();  // joins
             EXPECT_EQ(d, serial_d) << "trial " << trial << ", " << members << " members";

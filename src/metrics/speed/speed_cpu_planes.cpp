@@ -26,10 +26,9 @@ RowSource centred(const PlaneView<Sample>& view, int bit_depth) {
 // Spec §5 row by row: the tables of both axes, combined per sample.
 template <PrescaleMethod method>
 RowSource prescaled_with(const FloatPlane& source, int width, int height) {
-    const auto x = std::make_shared<const PrescaleAxis>(
-        prescale_axis(method, source.width, width));
-    const auto y = std::make_shared<const PrescaleAxis>(
-        prescale_axis(method, source.height, height));
+    const auto x = std::make_shared<const PrescaleAxis>(prescale_axis(method, source.width, width));
+    const auto y =
+        std::make_shared<const PrescaleAxis>(prescale_axis(method, source.height, height));
     return {width, height, [&source, x, y](int row, float* out) {
                 const std::size_t tx = std::size_t(x->taps), ty = std::size_t(y->taps);
                 const int* iy = y->index.data() + std::size_t(row) * ty;

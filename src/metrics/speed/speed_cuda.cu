@@ -45,8 +45,7 @@ public:
         ImageSources sources{};
         for (int plane = 1; plane <= 2; ++plane) {
             sources.image[2 * (plane - 1)] = {frame.reference + f.plane_offset(plane), nullptr};
-            sources.image[2 * (plane - 1) + 1] = {frame.distorted + f.plane_offset(plane),
-                                                  nullptr};
+            sources.image[2 * (plane - 1) + 1] = {frame.distorted + f.plane_offset(plane), nullptr};
         }
         pipeline_->enqueue(sources, channels_.data(), stream);
         finish_chroma<<<1, 1, 0, stream>>>(channels_.data(),

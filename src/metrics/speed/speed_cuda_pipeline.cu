@@ -56,9 +56,8 @@ struct PrescaledPlanes {
     int x_taps, y_taps;
     __device__ float operator()(int image, int y, int x) const {
         const float* source = sources + long(image) * width * height;
-        return prescaled_sample<method>(source, width, x_index + x * x_taps,
-                                        x_weight + x * x_taps, y_index + y * y_taps,
-                                        y_weight + y * y_taps);
+        return prescaled_sample<method>(source, width, x_index + x * x_taps, x_weight + x * x_taps,
+                                        y_index + y * y_taps, y_weight + y * y_taps);
     }
 };
 
@@ -92,8 +91,8 @@ __global__ void decimate(Planes planes, int width, int height, const float* taps
 }
 
 // Spec §7: r = q - local mean, the mean a separable filter (vertical pass, then horizontal).
-__global__ void remove_local_mean(const float* q, int wo, int ho, const float* taps,
-                                  int tap_count, float* r) {
+__global__ void remove_local_mean(const float* q, int wo, int ho, const float* taps, int tap_count,
+                                  float* r) {
     const int o = blockIdx.x * blockDim.x + threadIdx.x;
     if (o >= wo * ho) return;
     const float* image = q + long(blockIdx.y) * wo * ho;
@@ -149,7 +148,7 @@ constexpr int covariance_threads = 64;  // entries per block: the blocks spread 
 // samples in row-major order of (z_a - μ_a)(z_b - μ_b), each factor a double difference.
 __global__ void __launch_bounds__(covariance_threads)
     covariance_matrix(const float* r, int wo, int ho, int wm, int hm, int band, const float* means,
-               float* k) {
+                      float* k) {
     extern __shared__ float tile[];
     const int entry = blockIdx.x * covariance_threads + threadIdx.x;
     int a = 0;
@@ -207,8 +206,8 @@ constexpr int factorise_threads = 640;  // one per matrix entry, rounded up to w
 // they are serial); blockIdx.y 1 forms the Householder QR of K (§8.6) with one thread per entry:
 // H (the product of the reflectors) and R = H K, and whether a pivot of R is below 1e-6.
 __global__ void __launch_bounds__(factorise_threads)
-    factorise(const float* covariances, float* eigenvalues, float* householder,
-              float* triangular, int* solve_failed) {
+    factorise(const float* covariances, float* eigenvalues, float* householder, float* triangular,
+              int* solve_failed) {
     const float* k = covariances + blockIdx.x * n * n;
     __shared__ float z[n * n], h[n * n], reflector[n * n], v[n], x[n], d[n], off_diagonal[n];
     __shared__ float length;
@@ -282,8 +281,8 @@ __global__ void block_statistics(const float* r, int wo, int ho, int across, int
     for (int p = 0; p < n; ++p) regular = regular && !(double(lambda[p]) < 1e-6);
     const bool singular = !regular || solve_failed[image] != 0;
     if (b == 0) failed[image] = singular;
-    const float* z = r + long(image) * wo * ho +
-                     (block_side * (b / across)) * wo + block_side * (b % across);
+    const float* z =
+        r + long(image) * wo * ho + (block_side * (b / across)) * wo + block_side * (b % across);
     float y[n], x[n];
     for (int p = 0; p < n; ++p) {
         y[p] = z[(p / block_side) * wo + p % block_side];
@@ -344,7 +343,9 @@ __global__ void __launch_bounds__(score_threads)
     results[c] = {acc / float(count), ref_failed || dist_failed};
 }
 
-unsigned blocks_for(long items, int per_block) { return unsigned((items + per_block - 1) / per_block); }
+unsigned blocks_for(long items, int per_block) {
+    return unsigned((items + per_block - 1) / per_block);
+}
 
 // Raises (never lowers: another pipeline of the run may need more) a kernel's dynamic shared
 // memory limit to `bytes`.
@@ -380,8 +381,8 @@ DevicePipeline::DevicePipeline(const Config& config, int bit_depth, int channels
         x_taps_ = x.taps, y_taps_ = y.taps;
         x_index_ = uploaded(x.index), x_weight_ = uploaded(x.weight);
         y_index_ = uploaded(y.index), y_weight_ = uploaded(y.weight);
-        source_ = cuda::DeviceArray<float>(
-            images * std::size_t(config.plane_width) * std::size_t(config.plane_height));
+        source_ = cuda::DeviceArray<float>(images * std::size_t(config.plane_width) *
+                                           std::size_t(config.plane_height));
     }
     // Bands of the residual image as tall as 64 KiB of shared memory holds (at least one row).
     constexpr int tile_floats = 16384;
@@ -418,8 +419,8 @@ void DevicePipeline::enqueue(const ImageSources& sources, DeviceChannel* results
         using Sample = decltype(sample);
         const RawPlanes<Sample> raw{sources, width, 1.0f / float(1 << (bit_depth_ - 8))};
         if (!config_.options.rescales()) {
-            decimate<<<residual_grid, threads, 0, stream>>>(raw, width, height, taps, tap_count,
-                                                            wo, ho, decimated_.data());
+            decimate<<<residual_grid, threads, 0, stream>>>(raw, width, height, taps, tap_count, wo,
+                                                            ho, decimated_.data());
             VQ_CUDA_CHECK_LAUNCH(decimate);
             return;
         }
@@ -429,11 +430,12 @@ void DevicePipeline::enqueue(const ImageSources& sources, DeviceChannel* results
         VQ_CUDA_CHECK_LAUNCH(convert);
         const auto launch = [&](auto method) {
             const PrescaledPlanes<decltype(method)::value> planes{
-                source_.data(),   width,           height,  x_index_.data(), y_index_.data(),
-                x_weight_.data(), y_weight_.data(), x_taps_, y_taps_};
+                source_.data(),   width,           height,
+                x_index_.data(),  y_index_.data(), x_weight_.data(),
+                y_weight_.data(), x_taps_,         y_taps_};
             decimate<<<residual_grid, threads, 0, stream>>>(planes, config_.scaled_width,
-                                                            config_.scaled_height, taps,
-                                                            tap_count, wo, ho, decimated_.data());
+                                                            config_.scaled_height, taps, tap_count,
+                                                            wo, ho, decimated_.data());
             VQ_CUDA_CHECK_LAUNCH(decimate);
         };
         using M = PrescaleMethod;
@@ -468,9 +470,9 @@ void DevicePipeline::enqueue(const ImageSources& sources, DeviceChannel* results
     VQ_CUDA_CHECK_LAUNCH(factorise);
     const int count = blocks_across_ * blocks_down_;
     block_statistics<<<dim3(blocks_for(count, threads), images), threads, 0, stream>>>(
-        residual_.data(), wo, ho, blocks_across_, count, eigenvalues_.data(),
-        householder_.data(), triangular_.data(), solve_failed_.data(),
-        config_.options.sigma_nn, failed_.data(), entropy_.data(), variance_.data());
+        residual_.data(), wo, ho, blocks_across_, count, eigenvalues_.data(), householder_.data(),
+        triangular_.data(), solve_failed_.data(), config_.options.sigma_nn, failed_.data(),
+        entropy_.data(), variance_.data());
     VQ_CUDA_CHECK_LAUNCH(block_statistics);
     channel_scores<<<1, score_threads, std::size_t(terms_bytes_), stream>>>(
         channels_, count, failed_.data(), entropy_.data(), variance_.data(),

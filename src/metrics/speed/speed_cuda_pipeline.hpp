@@ -46,7 +46,7 @@ private:
     int images_;
     int residual_width_, residual_height_;  // W_o x H_o
     int blocks_across_, blocks_down_;       // nbh, nbv
-    int band_;  // rows of the residual image per shared-memory band (§8.1-§8.2's sums)
+    int band_;         // rows of the residual image per shared-memory band (§8.1-§8.2's sums)
     int terms_bytes_;  // §9's terms in shared memory (0: in terms_)
     cuda::DeviceArray<float> anti_alias_taps_, local_mean_taps_;
     cuda::DeviceArray<int> x_index_, y_index_;  // prescale tables (when it rescales)

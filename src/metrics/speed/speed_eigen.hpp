@@ -46,7 +46,7 @@ VQ_HD void tridiagonalise(float* a, float* d, float* e, float* v, float* x, Team
             tau = (beta - alpha) / beta;
             q = alpha - beta;
         }
-        team.sync();  // every member has read column i
+        team.sync();    // every member has read column i
         if (q != 0.0f)  // column i scaled by 1/q below the diagonal, then its first entry beta
             for (int r = s + first; r < n; r += stride) at(r, i) = r == s ? beta : at(r, i) / q;
         team.sync();
@@ -82,8 +82,7 @@ VQ_HD void tridiagonalise(float* a, float* d, float* e, float* v, float* x, Team
 // Spec §8.3.2.
 VQ_HD inline void chop(const float* d, float* e, int m) {
     for (int r = 0; r + 1 < m; ++r)
-        if (double(fabsf(e[r])) < 1e-6 * double(fabsf(d[r]) + fabsf(d[r + 1])))
-            e[r] = 0.0f;
+        if (double(fabsf(e[r])) < 1e-6 * double(fabsf(d[r]) + fabsf(d[r + 1]))) e[r] = 0.0f;
 }
 
 struct Rotation {

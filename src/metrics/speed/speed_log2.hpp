@@ -87,7 +87,8 @@ VQ_HD inline double log2_rounded(double x) {
     const dd::Pair f2 = dd::mul(f, f);
     constexpr int terms = 23;
     dd::Pair series = dd::reciprocal_odd(terms - 1);
-    for (int k = terms - 2; k >= 0; --k) series = dd::add(dd::mul(series, f2), dd::reciprocal_odd(k));
+    for (int k = terms - 2; k >= 0; --k)
+        series = dd::add(dd::mul(series, f2), dd::reciprocal_odd(k));
     dd::Pair ln_m = dd::mul(f, series);
     ln_m = {2.0 * ln_m.hi, 2.0 * ln_m.lo};  // exact
     return dd::add({double(e), 0.0}, dd::mul(ln_m, dd::log2_e)).hi;

@@ -37,6 +37,7 @@ public:
 
     void prepare(cudaStream_t) override {
         pipeline_.emplace(scorer_.config(), format().bit_depth, 2);
+        channels_ = cuda::DeviceArray<DeviceChannel>(2);
     }
 
     void enqueue(const cuda::DeviceFrame& frame, std::byte* device_block,
@@ -55,7 +56,7 @@ public:
 
 private:
     std::optional<DevicePipeline> pipeline_;
-    cuda::DeviceArray<DeviceChannel> channels_{2};
+    cuda::DeviceArray<DeviceChannel> channels_;  // U, V
 };
 
 class TemporalCuda final : public ScorerTwin<cuda::CudaFeature, TemporalScorer> {
@@ -64,6 +65,7 @@ public:
 
     void prepare(cudaStream_t) override {
         pipeline_.emplace(scorer_.config(), format().bit_depth, 1);
+        channel_ = cuda::DeviceArray<DeviceChannel>(1);
         previous_reference_ = cuda::DeviceBuffer(format().plane_bytes(0));
         previous_distorted_ = cuda::DeviceBuffer(format().plane_bytes(0));
     }
@@ -93,7 +95,7 @@ public:
 
 private:
     std::optional<DevicePipeline> pipeline_;
-    cuda::DeviceArray<DeviceChannel> channel_{1};
+    cuda::DeviceArray<DeviceChannel> channel_;
     cuda::DeviceBuffer previous_reference_, previous_distorted_;
     std::size_t frames_ = 0;
 };

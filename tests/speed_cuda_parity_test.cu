@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include "core/synthetic.hpp"
 #include "cuda/cuda_feature.hpp"
 #include "cuda/memory.hpp"
 #include "cuda/stream.hpp"
@@ -20,7 +21,6 @@
 #include "support/pictures.hpp"
 #include "test_support.hpp"
 #include "twin_parity.hpp"
-#include "vq/synthetic.hpp"
 
 namespace vq::test {
 namespace {

@@ -46,7 +46,7 @@ void expect_parity(const VideoFormat& format, const std::vector<std::string>& re
     const auto frames = parity_frames(format, std::uint32_t(format.width * 7 + format.bit_depth));
     for (const std::string& request : requests) {
         const ScoreTable gpu = score_on(Backend::cuda, {request}, frames);
-        ASSERT_EQ(gpu.receipts.at(0).backend, "cuda") << request;
+        ASSERT_EQ(gpu.receipts().at(0).backend, "cuda") << request;
         expect_same_bits(score_on(Backend::cpu, {request}, frames), gpu,
                          describe_case(format, request));
     }
@@ -114,7 +114,7 @@ TEST_P(CudaSsimGolden, EveryFrameBitExact) {
     const GoldenCase& c = GetParam();
     const ScoreTable table =
         score_on(Backend::cuda, {c.request}, fixture_frames(fixtures, c.fixture));
-    ASSERT_EQ(table.receipts.at(0).backend, "cuda");
+    ASSERT_EQ(table.receipts().at(0).backend, "cuda");
     std::vector<std::string> outputs;
     for (const auto& [key, value] : read_golden(c)["frames"][0]["metrics"].items())
         outputs.push_back(key);

@@ -15,7 +15,7 @@
 #include "cuda/memory.hpp"
 #include "cuda/stream.hpp"
 #include "feature/registry.hpp"
-#include "vq/synthetic.hpp"
+#include "core/synthetic.hpp"
 
 namespace vq {
 namespace {
@@ -63,7 +63,8 @@ void gpu_feature(benchmark::State& state, const std::string& name, int width, in
 }
 
 [[maybe_unused]] const bool registered = [] {
-    for (const char* name : {"vif", "adm", "motion", "psnr", "ciede"})
+    for (const char* name :
+         {"vif", "adm", "motion", "psnr", "ciede", "float_ssim", "float_ms_ssim"})
         for (const auto& [label, w, h] :
              {std::tuple{"1080p", 1920, 1080}, std::tuple{"4K", 3840, 2160}})
             benchmark::RegisterBenchmark((std::string("GpuFeature/") + name + "/" + label).c_str(),

@@ -6,7 +6,7 @@
 
 #include "feature/registry.hpp"
 #include "vq/error.hpp"
-#include "vq/options.hpp"
+#include "feature/options.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string_view text(reinterpret_cast<const char*>(data), size);

@@ -9,8 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "report/report.hpp"
 #include "vq/error.hpp"
+#include "vq/report.hpp"
 #include "vq/scores.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

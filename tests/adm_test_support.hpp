@@ -12,7 +12,7 @@
 #include "metrics/adm/adm.hpp"
 #include "metrics/adm/adm_cpu_pipeline.hpp"
 #include "support/pictures.hpp"
-#include "vq/options.hpp"
+#include "feature/options.hpp"
 #include "vq/picture.hpp"
 
 namespace vq::test {

@@ -160,8 +160,8 @@ TEST(CudaCambiOrderDependentReceipt, SessionReceiptCarriesTheCounts) {
     session.start(frames.at(0).distorted.format());
     for (const FramePair& pair : frames) session.push(pair);
     const ScoreTable table = session.finish();
-    ASSERT_EQ(table.receipts.size(), 1u);
-    const auto& notes = table.receipts[0].notes;
+    ASSERT_EQ(table.receipts().size(), 1u);
+    const auto& notes = table.receipts()[0].notes;
     ASSERT_EQ(notes.size(), 2u);
     EXPECT_EQ(notes[0].name, "order_dependent_frames");
     EXPECT_EQ(notes[0].count, order_dependent_frames);

@@ -8,7 +8,7 @@
 #include "feature/feature.hpp"
 #include "io/frame_source.hpp"
 #include "metrics/ciede/ciede.hpp"
-#include "vq/options.hpp"
+#include "feature/options.hpp"
 #include "vq/picture.hpp"
 
 namespace vq::test {

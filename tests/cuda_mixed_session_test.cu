@@ -55,13 +55,13 @@ TEST(CudaMixedSession, OneFeatureOnTheGpuBesideTwoOnTheCpuScoresAsTheCpuAlone) {
         const ScoreTable mixed = run_session(mixed_requests, frames);
         const ScoreTable cpu = run_session(cpu_requests, frames);
 
-        ASSERT_EQ(mixed.receipts.size(), 3u);
-        EXPECT_EQ(mixed.receipts[0].backend, "cuda");
-        EXPECT_EQ(mixed.receipts[1].feature, "motion");
-        EXPECT_EQ(mixed.receipts[1].backend, "cpu");
-        EXPECT_EQ(mixed.receipts[2].feature, "vif");
-        EXPECT_EQ(mixed.receipts[2].backend, "cpu");
-        EXPECT_EQ(mixed.backend_used, "cuda+cpu");
+        ASSERT_EQ(mixed.receipts().size(), 3u);
+        EXPECT_EQ(mixed.receipts()[0].backend, "cuda");
+        EXPECT_EQ(mixed.receipts()[1].feature, "motion");
+        EXPECT_EQ(mixed.receipts()[1].backend, "cpu");
+        EXPECT_EQ(mixed.receipts()[2].feature, "vif");
+        EXPECT_EQ(mixed.receipts()[2].backend, "cpu");
+        EXPECT_EQ(mixed.backend_used(), "cuda+cpu");
 
         ASSERT_EQ(mixed.column_count(), cpu.column_count());
         ASSERT_EQ(mixed.frame_count(), frames.size());

@@ -9,9 +9,9 @@
 
 #include "io_test_support.hpp"
 #include "report/pooling.hpp"
-#include "report/report.hpp"
 #include "test_support.hpp"
 #include "vq/error.hpp"
+#include "vq/report.hpp"
 
 namespace vq {
 namespace {

@@ -17,11 +17,14 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "core/score_table_filler.hpp"
+#include "core/synthetic.hpp"
 #include "io_test_support.hpp"
 #include "report/html_report.hpp"
 #include "report/thumbnails.hpp"
 #include "test_support.hpp"
-#include "vq/synthetic.hpp"
+#include "vq/html_report.hpp"
+#include "vq/run.hpp"
 
 namespace vq {
 namespace {
@@ -56,7 +59,7 @@ ScoreTable scores(std::size_t frames, double level, bool with_model) {
         "integer_vif_scale1", "integer_vif_scale2", "integer_vif_scale3",
         "integer_adm_scale0", "integer_adm_scale1", "psnr_y"};
     for (const std::string& name : features) table.add_column(name);
-    table.receipts.push_back({"features", "cpu", features});
+    detail::ScoreTableFiller::receipts(table).push_back({"features", "cpu", features});
     if (with_model) table.add_column("vmaf");
     for (std::size_t f = 0; f < frames; ++f)
         for (std::size_t c = 0; c < table.column_count(); ++c)
@@ -99,7 +102,7 @@ TEST(HtmlReport, NamesAreEscaped) {
     const ScoreTable table = scores(5, 80, true);
     const ReportInput input{"</script><b>x&y", &table, {}, std::nullopt, {}, "none"};
     std::ostringstream page;
-    report::write_html_report(page, "ref<1>", std::span(&input, 1));
+    report::write_html_page(page, "ref<1>", std::span(&input, 1));
     const std::string text = page.str();
     EXPECT_EQ(text.find("</script><b>"), std::string::npos);
     EXPECT_NE(text.find("&lt;/script&gt;&lt;b&gt;x&amp;y"), std::string::npos);
@@ -132,7 +135,7 @@ fs::path six_input_report(const fs::path& dir) {
     }
     const fs::path path = dir / "report.html";
     std::ofstream out(path);
-    report::write_html_report(out, "source.y4m", inputs);
+    report::write_html_page(out, "source.y4m", inputs);
     return path;
 }
 
@@ -302,6 +305,32 @@ TEST(HtmlReportCli, FilesGetTheirWorstFramesAsThumbnails) {
     EXPECT_NE(text.find("<th>p5</th>"), std::string::npos);
     EXPECT_NE(text.find("(ranked by psnr_y)"), std::string::npos);
     EXPECT_EQ(text.find("id=\"rate\""), std::string::npos) << "one input: no rate chart";
+}
+
+// The library's entry point (vq/html_report.hpp), as a program that calls vq::run uses it: the
+// job's inputs read again for the thumbnails, its skips honoured; no job, no thumbnails.
+TEST(HtmlReportApi, ThumbnailsComeFromTheJobsInputs) {
+    const Clip clip = make_clip("html_report_api", 6);
+    Job job;
+    job.reference.path = clip.ref.string();
+    job.distorted.path = clip.dist.string();
+    job.frames.skip_reference = 1;
+    job.frames.skip_distorted = 1;
+    job.features = {{"psnr"}};
+    RunObserver quiet;
+    const ScoreTable table = vq::run(job, quiet);
+    ASSERT_EQ(table.frame_count(), 5u);
+
+    const HtmlReportInput with_job{"dist", &table, {}, &job, {}};
+    std::ostringstream page;
+    write_html_report(page, "ref", std::span(&with_job, 1));
+    EXPECT_EQ(occurrences(page.str(), "data:image/png;base64,"), 8u);
+
+    const HtmlReportInput without{"dist", &table, {}, nullptr, "no thumbnails: made in memory"};
+    std::ostringstream bare;
+    write_html_report(bare, "ref", std::span(&without, 1));
+    EXPECT_EQ(bare.str().find("data:image/png"), std::string::npos);
+    EXPECT_NE(bare.str().find("no thumbnails: made in memory"), std::string::npos);
 }
 
 TEST(HtmlReportCli, StandardInputGetsNoThumbnailsAndSaysWhy) {

@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "vq/error.hpp"
-#include "vq/options.hpp"
+#include "feature/options.hpp"
 
 namespace vq {
 namespace {

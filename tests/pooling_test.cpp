@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "report/report.hpp"
+#include "vq/report.hpp"
 #include "vq/scores.hpp"
 
 namespace vq {

@@ -45,7 +45,7 @@ TEST_P(CudaPsnrParity, MatchesTheCpuTwinBitForBit) {
                                                std::uint32_t(width + bit_depth));
         for (const std::string& request : requests) {
             const ScoreTable gpu = score_on(Backend::cuda, {request}, frames);
-            ASSERT_EQ(gpu.receipts.at(0).backend, "cuda");
+            ASSERT_EQ(gpu.receipts().at(0).backend, "cuda");
             expect_same_bits(score_on(Backend::cpu, {request}, frames), gpu,
                              describe_case(format, request));
         }

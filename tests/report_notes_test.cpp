@@ -7,7 +7,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "report/report.hpp"
+#include "core/score_table_filler.hpp"
+#include "vq/report.hpp"
 
 namespace vq {
 namespace {
@@ -24,18 +25,19 @@ ScoreTable one_frame() {
     table.set(table.add_column("cambi"), 0, 1.5);
     table.set(table.add_column("psnr_y"), 0, 40.0);
     table.set_frame_count(1);
-    table.backend_used = "cuda";
+    vq::detail::ScoreTableFiller::set_backend_used(table, "cuda");
     return table;
 }
 
 TEST(ReportJsonNotes, FollowTheBackendsUnderTheSameKeys) {
     ScoreTable table = one_frame();
-    table.receipts = {FeatureReceipt{.feature = "cambi",
-                                     .backend = "cuda",
-                                     .outputs = {"cambi"},
-                                     .notes = {{"order_dependent_frames", 4, "a message"},
-                                               {"order_dependent_scales", 5, ""}}},
-                      FeatureReceipt{.feature = "psnr", .backend = "cuda", .outputs = {"psnr_y"}}};
+    vq::detail::ScoreTableFiller::set_receipts(
+        table, {FeatureReceipt{.feature = "cambi",
+                               .backend = "cuda",
+                               .outputs = {"cambi"},
+                               .notes = {{"order_dependent_frames", 4, "a message"},
+                                         {"order_dependent_scales", 5, ""}}},
+                FeatureReceipt{.feature = "psnr", .backend = "cuda", .outputs = {"psnr_y"}}});
     const std::string json = json_of(table);
     EXPECT_EQ(json.substr(json.find("\"feature_notes\"")),
               "\"feature_notes\": {\n"
@@ -54,7 +56,8 @@ TEST(ReportJsonNotes, FollowTheBackendsUnderTheSameKeys) {
 
 TEST(ReportJsonNotes, AbsentWithoutNotes) {
     ScoreTable table = one_frame();
-    table.receipts = {FeatureReceipt{.feature = "cambi", .backend = "cpu", .outputs = {"cambi"}}};
+    vq::detail::ScoreTableFiller::set_receipts(
+        table, {FeatureReceipt{.feature = "cambi", .backend = "cpu", .outputs = {"cambi"}}});
     EXPECT_EQ(json_of(table).find("feature_notes"), std::string::npos);
 }
 

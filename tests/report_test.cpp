@@ -15,8 +15,9 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "report/report.hpp"
+#include "core/score_table_filler.hpp"
 #include "test_support.hpp"
+#include "vq/report.hpp"
 #include "vq/scores.hpp"
 
 namespace vq {
@@ -50,15 +51,15 @@ ScoreTable spec_example_table() {
         {"mse_cb", 1.5},          {"psnr_cr", 45.120504}, {"mse_cr", 2.0}};
     for (const auto& [name, value] : values) table.set(table.add_column(name), 0, value);
     table.set_frame_count(1);
-    table.fps = 33333.33;
-    table.width = 4;
-    table.height = 4;
-    table.backend_used = "cpu";
-    table.receipts = {
-        FeatureReceipt{.feature = "ciede", .backend = "cpu", .outputs = {"ciede2000"}},
-        FeatureReceipt{.feature = "psnr",
-                       .backend = "cpu",
-                       .outputs = {"psnr_y", "mse_y", "psnr_cb", "mse_cb", "psnr_cr", "mse_cr"}}};
+    vq::detail::ScoreTableFiller::set_fps(table, 33333.33);
+    vq::detail::ScoreTableFiller::set_size(table, 4, 4);
+    vq::detail::ScoreTableFiller::set_backend_used(table, "cpu");
+    vq::detail::ScoreTableFiller::set_receipts(
+        table,
+        {FeatureReceipt{.feature = "ciede", .backend = "cpu", .outputs = {"ciede2000"}},
+         FeatureReceipt{.feature = "psnr",
+                        .backend = "cpu",
+                        .outputs = {"psnr_y", "mse_y", "psnr_cb", "mse_cb", "psnr_cr", "mse_cr"}}});
     return table;
 }
 
@@ -238,9 +239,10 @@ TEST(ReportJson, SpecExampleWithApsnrAggregates) {
 
 TEST(ReportJson, ReceiptIsValidJsonAndComesLast) {
     ScoreTable table = spec_example_table();
-    table.backend_used = "cuda+cpu";
-    table.receipts = {FeatureReceipt{.feature = "cambi", .backend = "cuda", .outputs = {"cambi"}},
-                      FeatureReceipt{.feature = "ciede", .backend = "cpu", .outputs = {}}};
+    vq::detail::ScoreTableFiller::set_backend_used(table, "cuda+cpu");
+    vq::detail::ScoreTableFiller::set_receipts(
+        table, {FeatureReceipt{.feature = "cambi", .backend = "cuda", .outputs = {"cambi"}},
+                FeatureReceipt{.feature = "ciede", .backend = "cpu", .outputs = {}}});
     const auto parsed = nlohmann::ordered_json::parse(write(table, OutputFormat::json));
     EXPECT_EQ(parsed["backend_used"], "cuda+cpu");
     EXPECT_EQ(parsed["feature_backends"]["cambi"], "cuda");
@@ -258,10 +260,10 @@ TEST(ReportJson, ReceiptIsValidJsonAndComesLast) {
 // names must be unique, so each entry is keyed by its outputs' name.
 TEST(ReportJson, FeatureBackendsKeysAreUniqueWhenAFeatureRunsTwice) {
     ScoreTable table = spec_example_table();
-    table.receipts = {
-        FeatureReceipt{.feature = "cambi", .backend = "cpu", .outputs = {"cambi_ws_33"}},
-        FeatureReceipt{.feature = "cambi", .backend = "cpu", .outputs = {"cambi_topk_0.2"}},
-        FeatureReceipt{.feature = "psnr", .backend = "cpu", .outputs = {"psnr_y"}}};
+    vq::detail::ScoreTableFiller::set_receipts(
+        table, {FeatureReceipt{.feature = "cambi", .backend = "cpu", .outputs = {"cambi_ws_33"}},
+                FeatureReceipt{.feature = "cambi", .backend = "cpu", .outputs = {"cambi_topk_0.2"}},
+                FeatureReceipt{.feature = "psnr", .backend = "cpu", .outputs = {"psnr_y"}}});
     const std::string json = write(table, OutputFormat::json);
     const std::string receipt = json.substr(json.find("\"feature_backends\""));
     EXPECT_EQ(receipt,
@@ -279,7 +281,7 @@ TEST(ReportJson, NonFiniteFrameValuePrintsNullWithoutNewline) {
     const auto psnr = table.add_column("psnr_y");
     table.set(ciede, 0, inf);
     table.set(psnr, 0, 60.0);
-    table.fps = 2.0;
+    vq::detail::ScoreTableFiller::set_fps(table, 2.0);
     table.add_aggregate("apsnr_cb", -inf);
     const std::string json = strip_vq_extension(write(table, OutputFormat::json));
     EXPECT_EQ(json,
@@ -328,7 +330,7 @@ TEST(ReportJson, NullAsLastValueGluesTheClosingBrace) {
 
 TEST(ReportJson, EmptySections) {
     ScoreTable table;
-    table.fps = 0.0;
+    vq::detail::ScoreTableFiller::set_fps(table, 0.0);
     EXPECT_EQ(write(table, OutputFormat::json, libvmaf_style, "0.1.0"),
               "{\n"
               "  \"version\": \"0.1.0\",\n"
@@ -347,9 +349,9 @@ TEST(ReportJson, EmptySections) {
 
 TEST(ReportJson, NonFiniteFpsIsNull) {
     ScoreTable table;
-    table.fps = std::numeric_limits<double>::quiet_NaN();
+    vq::detail::ScoreTableFiller::set_fps(table, std::numeric_limits<double>::quiet_NaN());
     EXPECT_NE(write(table, OutputFormat::json).find("\n  \"fps\": null,\n"), std::string::npos);
-    table.fps = inf;
+    vq::detail::ScoreTableFiller::set_fps(table, inf);
     EXPECT_NE(write(table, OutputFormat::json).find("\n  \"fps\": null,\n"), std::string::npos);
 }
 
@@ -416,7 +418,7 @@ TEST(ReportJson, SubsampledFramesAreSkipped) {
 TEST(ReportJson, SignificantDigitsStyle) {
     ScoreTable table;
     table.set(table.add_column("a"), 0, 0.1);
-    table.fps = 1.234;
+    vq::detail::ScoreTableFiller::set_fps(table, 1.234);
     const std::string json = write(table, OutputFormat::json, NumberStyle::significant(17));
     EXPECT_NE(json.find("\"a\": 0.10000000000000001\n"), std::string::npos) << json;
     EXPECT_NE(json.find("\"fps\": 1.23,\n"), std::string::npos) << json;
@@ -444,8 +446,9 @@ TEST(ReportGolden, JsonWriterReproducesEveryGolden) {
         }
         for (const auto& [name, value] : parsed["aggregate_metrics"].items())
             table.add_aggregate(name, value.is_null() ? -inf : value.get<double>());
-        table.fps = parsed["fps"].is_null() ? std::numeric_limits<double>::quiet_NaN()
-                                            : parsed["fps"].get<double>();
+        vq::detail::ScoreTableFiller::set_fps(table, parsed["fps"].is_null()
+                                                         ? std::numeric_limits<double>::quiet_NaN()
+                                                         : parsed["fps"].get<double>());
 
         const std::string written = write(table, OutputFormat::json, NumberStyle::significant(17),
                                           parsed["version"].get<std::string>());
@@ -497,9 +500,8 @@ TEST(ReportXml, NonFiniteFailedPoolingAndEmptySections) {
     table.set(ciede, 0, inf);
     table.set(ciede, 1, inf);
     table.set(psnr, 1, 60.0);
-    table.fps = std::numeric_limits<double>::quiet_NaN();
-    table.width = 64;
-    table.height = 48;
+    vq::detail::ScoreTableFiller::set_fps(table, std::numeric_limits<double>::quiet_NaN());
+    vq::detail::ScoreTableFiller::set_size(table, 64, 48);
     EXPECT_EQ(write(table, OutputFormat::xml, libvmaf_style, "x"),
               "<VMAF version=\"x\">\n"
               "  <params qualityWidth=\"64\" qualityHeight=\"48\" />\n"

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <atomic>
 #include <memory>
-#include <sstream>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -66,8 +65,8 @@ TEST_P(RunMemory, HoldsThreadsPlusOneFramePairsAndThePlannedReadAhead) {
     distorted->set_allocator(counter.allocator());
     reference = read_ahead(std::move(reference), plan.frames, plan.threads);
     distorted = read_ahead(std::move(distorted), plan.frames, plan.threads);
-    std::ostringstream notes;
-    const ScoreTable table = run_frame_loop(session, reference.get(), *distorted, {}, notes);
+    RunObserver quiet;
+    const ScoreTable table = run_frame_loop(session, reference.get(), *distorted, {}, quiet);
 
     EXPECT_EQ(table.frame_count(), 40u);
     EXPECT_LE(counter.most_alive(), int(2 * (threads + 1 + plan.frames)));

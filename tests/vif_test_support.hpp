@@ -10,7 +10,7 @@
 #include "metrics/vif/vif_cpu_pyramid.hpp"
 #include "support/pictures.hpp"
 #include "vmaf_example_frames.hpp"
-#include "vq/options.hpp"
+#include "feature/options.hpp"
 #include "vq/picture.hpp"
 
 namespace vq::test {

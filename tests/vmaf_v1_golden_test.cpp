@@ -52,7 +52,7 @@ const std::string v1_cambi_key = "cambi_hrs_1080_cmxv_17_vlt_0.06";
 
 std::size_t receipts_of(const ScoreTable& table, const std::string& feature) {
     std::size_t count = 0;
-    for (const FeatureReceipt& receipt : table.receipts) count += receipt.feature == feature;
+    for (const FeatureReceipt& receipt : table.receipts()) count += receipt.feature == feature;
     return count;
 }
 

@@ -38,6 +38,10 @@ struct FeatureReceipt {
 // a digit, '.' or '-', at most 256 bytes.
 bool is_report_name(std::string_view name);
 
+namespace detail {
+struct ScoreTableFiller;  // the library's write access to a table's run description (src/core)
+}  // namespace detail
+
 class ScoreTable {
 public:
     // Adds an output column (if new) and returns its index. Columns keep their first-added order.
@@ -67,13 +71,18 @@ public:
     std::optional<double> pooled(std::size_t column, PoolingMethod method, std::size_t first,
                                  std::size_t end) const;
 
-    std::vector<FeatureReceipt> receipts;
-    std::string backend_used;  // "cpu", "cuda" or "cuda+cpu"
-    double fps = 0;
-    int width = 0;
-    int height = 0;
+    // How the run went, written by the library beside the scores and read-only to its users:
+    // one receipt per feature in request order, the backends used in the order they first appear
+    // ("cpu", "cuda" or "cuda+cpu"), frames scored per second, and the pictures' size.
+    const std::vector<FeatureReceipt>& receipts() const { return receipts_; }
+    const std::string& backend_used() const { return backend_used_; }
+    double fps() const { return fps_; }
+    int width() const { return width_; }
+    int height() const { return height_; }
 
 private:
+    friend struct detail::ScoreTableFiller;
+
     // A run's scores, compact because a run may be millions of frames long: 8 bytes and a bit
     // per frame and column, nothing else per frame.
     struct Column {
@@ -85,6 +94,11 @@ private:
     std::vector<std::pair<std::string, double>> aggregates_;
     std::size_t frame_count_ = 0;
     std::size_t subsample_ = 1;
+    std::vector<FeatureReceipt> receipts_;
+    std::string backend_used_;
+    double fps_ = 0;
+    int width_ = 0;
+    int height_ = 0;
 };
 
 }  // namespace vq

@@ -9,7 +9,8 @@
 //
 // push() hands a frame to the backends and returns without waiting for its scores; frames are
 // computed in parallel (CPU) or pipelined (CUDA) and committed in order. Scores never depend on
-// the thread count or the backend's scheduling.
+// the thread count or the backend's scheduling. To score two video files in one call (what the vq
+// command does), use vq::run (vq/run.hpp), which drives a Session.
 #pragma once
 
 #include <cstddef>
@@ -97,5 +98,9 @@ private:
 
 // Prints every feature, its twins and its options (what `vq --list-features` shows).
 std::string describe_features();
+
+// Prints every built-in VMAF model (for add_model's version=NAME), each with its intended display,
+// viewing distance and frame rate (what `vq --list-models` shows).
+std::string describe_models();
 
 }  // namespace vq

@@ -1,4 +1,4 @@
-#include "cli/args.hpp"
+#include "args.hpp"
 
 #include <algorithm>
 #include <thread>
@@ -6,7 +6,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include "cli/presets.hpp"
+#include "presets.hpp"
 #include "vq/error.hpp"
 
 namespace vq::cli {

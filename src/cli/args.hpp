@@ -6,22 +6,15 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/driver.hpp"
-#include "io/scale.hpp"
-#include "report/report.hpp"
+#include "vq/input.hpp"
+#include "vq/report.hpp"
+#include "vq/run.hpp"
 #include "vq/session.hpp"
 
 namespace vq::cli {
 
 // What `vq -r REF -d DIST` computes, as libvmaf's CLI does.
 inline constexpr std::string_view default_model = "version=vmaf_v0.6.1";
-
-// One --feature request, typed or added by a preset (which yields to an earlier request writing
-// the same outputs, as in libvmaf).
-struct FeatureArgument {
-    std::string request;
-    Session::OnCollision on_collision = Session::OnCollision::refuse;
-};
 
 struct Arguments {
     std::string reference;
@@ -32,7 +25,9 @@ struct Arguments {
     int bit_depth = 0;               // raw YUV
     std::optional<ScaleSpec> scale;  // --scale: the distorted video's pictures are scaled to this
     unsigned decode_threads = 0;     // FFmpeg decoder threads per input; 0: FFmpeg's choice
-    std::vector<FeatureArgument> features;  // --feature and the presets' features, in order
+    // --feature and the presets' features, in order (a preset's features yield to an earlier
+    // request writing the same outputs, as in libvmaf)
+    std::vector<JobFeature> features;
     std::vector<std::string> models;  // --model strings and the presets' models, in order (the
                                       // default model when none is asked for)
     std::string output;
@@ -41,7 +36,7 @@ struct Arguments {
     OutputFormat format = OutputFormat::xml;  // libvmaf's default when -o is given
     NumberStyle number_style;
     SessionConfig session;
-    FrameLoop loop;
+    FrameRange loop;
     bool no_prediction = false;  // -n: the models' features are computed, their scores are not
     bool quiet = false;
     bool list_features = false;

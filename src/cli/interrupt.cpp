@@ -1,4 +1,4 @@
-#include "cli/interrupt.hpp"
+#include "interrupt.hpp"
 
 #include <climits>
 #include <csignal>

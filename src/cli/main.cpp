@@ -1,4 +1,5 @@
-// vq's command line: a thin shell over the library (include/vq/session.hpp).
+// vq's command line: a thin shell over the library's public API (include/vq/), which it alone
+// builds against.
 #include <unistd.h>
 
 #include <algorithm>
@@ -7,22 +8,22 @@
 #include <iostream>
 #include <new>
 #include <optional>
+#include <span>
 #include <system_error>
 
 #include <fmt/format.h>
 
-#include "cli/args.hpp"
-#include "cli/html_report_run.hpp"
-#include "cli/interrupt.hpp"
-#include "cli/output_file.hpp"
-#include "cli/progress.hpp"
-#include "engine/driver.hpp"
-#include "io/frame_source.hpp"
-#include "io/open_video.hpp"
-#include "io/scale.hpp"
-#include "model/model.hpp"
+#include "args.hpp"
+#include "interrupt.hpp"
+#include "output_file.hpp"
+#include "progress.hpp"
+#include "vq/demo.hpp"
 #include "vq/error.hpp"
-#include "vq/synthetic.hpp"
+#include "vq/html_report.hpp"
+#include "vq/pooling.hpp"
+#include "vq/report.hpp"
+#include "vq/run.hpp"
+#include "vq/session.hpp"
 
 namespace vq::cli {
 namespace {
@@ -30,30 +31,17 @@ namespace {
 constexpr int exit_runtime = 1;
 constexpr int exit_usage = 2;
 
-// Y4M, raw YUV (-w -h -p -b), "-" (Y4M on standard input) or, through FFmpeg, any container.
-OpenedInput open_input(const Arguments& args, const std::string& path) {
-    InputOptions options;
-    options.decode.threads = args.decode_threads;
-    if (args.raw_input()) {
-        static const std::pair<const char*, ChromaFormat> formats[] = {
-            {"420", ChromaFormat::yuv420},
-            {"422", ChromaFormat::yuv422},
-            {"444", ChromaFormat::yuv444},
-            {"400", ChromaFormat::yuv400}};
-        VideoFormat format{args.width, args.height, args.bit_depth, ChromaFormat::yuv420};
-        for (const auto& [name, chroma] : formats)
-            if (args.pixel_format == name) format.chroma = chroma;
-        validate(format);
-        options.raw = format;
-        // As the reference does: score the whole frames, and say what was left over.
-        options.on_trailing_bytes = [path, frame_bytes = format.frame_bytes()](std::size_t bytes) {
-            std::cerr << fmt::format(
-                "vq: warning: '{}' ends with {} bytes that are not a whole frame ({} bytes); "
-                "scoring the whole frames before them\n",
-                one_line(path), bytes, frame_bytes);
-        };
-    }
-    return open_video(path, options);
+// The raw YUV format of -w -h -p -b, when given.
+std::optional<VideoFormat> raw_format(const Arguments& args) {
+    if (!args.raw_input()) return std::nullopt;
+    static const std::pair<const char*, ChromaFormat> formats[] = {{"420", ChromaFormat::yuv420},
+                                                                   {"422", ChromaFormat::yuv422},
+                                                                   {"444", ChromaFormat::yuv444},
+                                                                   {"400", ChromaFormat::yuv400}};
+    VideoFormat format{args.width, args.height, args.bit_depth, ChromaFormat::yuv420};
+    for (const auto& [name, chroma] : formats)
+        if (args.pixel_format == name) format.chroma = chroma;
+    return format;
 }
 
 // The value of `method` in a pooled set, as the summary prints it ("-" when absent).
@@ -85,7 +73,7 @@ void print_shot_summary(std::ostream& out, const ScoreTable& table, std::size_t 
 void print_summary(std::ostream& out, const ScoreTable& table, const NumberStyle& style,
                    const ExtraPooling& extra) {
     const auto backend_of = [&](std::size_t column) -> std::optional<std::string> {
-        for (const auto& receipt : table.receipts)
+        for (const auto& receipt : table.receipts())
             if (std::find(receipt.outputs.begin(), receipt.outputs.end(), table.name(column)) !=
                 receipt.outputs.end())
                 return receipt.backend;
@@ -120,9 +108,9 @@ void print_summary(std::ostream& out, const ScoreTable& table, const NumberStyle
     if (!order.empty()) print_shot_summary(out, table, order.front(), extra, style);
 }
 
-void announce_fallbacks(const Session& session, const Arguments& args) {
+void announce_fallbacks(const std::vector<FeatureReceipt>& receipts, const Arguments& args) {
     if (args.session.backend == Backend::cpu) return;
-    for (const auto& receipt : session.receipts())
+    for (const auto& receipt : receipts)
         if (receipt.backend == "cpu")
             std::cerr << fmt::format("vq: feature '{}' has no CUDA twin; it runs on the CPU\n",
                                      receipt.feature);
@@ -131,73 +119,92 @@ void announce_fallbacks(const Session& session, const Arguments& args) {
 // Once per run, what a feature's receipt says about how it computed its scores (e.g. the CUDA
 // CAMBI's frames whose score may differ from the reference's in the last digits).
 void announce_receipt_notes(const ScoreTable& table) {
-    for (const auto& receipt : table.receipts)
+    for (const auto& receipt : table.receipts())
         for (const auto& note : receipt.notes)
             if (note.count > 0 && !note.message.empty())
                 std::cerr << fmt::format("vq: {}: {}\n", receipt.feature, note.message);
 }
 
 ScoreTable run_demo(const Arguments& args, bool progress_enabled) {
-    const VideoFormat format{1280, 720, 8, ChromaFormat::yuv420};
-    const int frames = 24;
+    const VideoFormat format = demo_format();
+    const int frames = demo_frame_count;
     Session session(args.session);
     for (const auto& model : args.models) session.add_model(model);
     for (const char* feature : {"psnr", "ciede", "cambi"}) session.add_feature(feature);
     for (const auto& feature : args.features)
         session.add_feature(feature.request, feature.on_collision);
     session.start(format);
-    announce_fallbacks(session, args);
+    announce_fallbacks(session.receipts(), args);
     if (!args.quiet)
         std::cerr << fmt::format(
             "vq demo: {} frames of a synthetic {} clip (banded gradient over texture)\n", frames,
             describe(format));
     ProgressLine progress(std::cerr, progress_enabled, frames);
     for (int i = 0; i < frames; ++i) {
-        session.push({make_synthetic_frame(format, SyntheticScene::mixed, i, false),
-                      make_synthetic_frame(format, SyntheticScene::mixed, i, true)});
+        session.push(demo_frame(i));
         progress.update(std::size_t(i + 1));
     }
     progress.finish();
     return session.finish();
 }
 
-ScoreTable run_files(const Arguments& args, bool progress_enabled) {
-    Session session(args.session);
-    // The models' features first, then the --feature requests: libvmaf's registration order.
-    for (const auto& model : args.models)
-        args.no_prediction ? session.add_model_features(model) : session.add_model(model);
-    for (const auto& feature : args.features)
-        session.add_feature(feature.request, feature.on_collision);
-    const bool needs_reference = session.needs_reference();
-    if (needs_reference && args.reference.empty())
-        throw usage_error("-r/--reference is required by the requested features");
+// What a file run tells the terminal: notes and warnings, the CPU fallbacks, the progress line.
+class TerminalObserver : public RunObserver {
+public:
+    TerminalObserver(const Arguments& args, bool progress_enabled)
+        : args_(args), progress_enabled_(progress_enabled) {}
 
-    OpenedInput distorted_input = open_input(args, args.distorted);
-    auto distorted = std::move(distorted_input.source);
-    if (args.scale) distorted = scale_frames(std::move(distorted), *args.scale);
-    std::unique_ptr<FrameSource> reference;
-    if (needs_reference) {
-        OpenedInput reference_input = open_input(args, args.reference);
-        reference = std::move(reference_input.source);
-        check_compatible(*reference, *distorted);
-        report_frame_rates(reference_input, distorted_input, std::cerr);
+    void started(const std::vector<FeatureReceipt>& receipts,
+                 std::optional<std::size_t> expected_frames) override {
+        announce_fallbacks(receipts, args_);
+        progress_.emplace(std::cerr, progress_enabled_, expected_frames);
     }
-    session.start(distorted->format());
-    announce_fallbacks(session, args);
-    if (const auto allocator = session.buffer_allocator()) {
-        distorted->set_allocator(allocator);
-        if (reference) reference->set_allocator(allocator);
+    void note(const std::string& line) override { std::cerr << "vq: " << line << "\n"; }
+    bool progress(std::size_t frames) override {
+        progress_->update(frames);
+        return true;  // Ctrl-C is the signal handlers' (interrupt.hpp)
     }
-    // As many frames ahead as the backends need to stay busy, no more: each costs its size.
-    const ReadAheadPlan plan = session.read_ahead_plan();
-    distorted = read_ahead(std::move(distorted), plan.frames, plan.threads);
-    if (reference) reference = read_ahead(std::move(reference), plan.frames, plan.threads);
+    void finish() {
+        if (progress_) progress_->finish();
+    }
 
-    ProgressLine progress(std::cerr, progress_enabled, distorted_input.frame_count);
-    ScoreTable table = run_frame_loop(session, reference.get(), *distorted, args.loop, std::cerr,
-                                      [&](std::size_t frames) { progress.update(frames); });
-    progress.finish();
+private:
+    const Arguments& args_;
+    bool progress_enabled_;
+    std::optional<ProgressLine> progress_;
+};
+
+// What `vq -r REF -d DIST ...` asks the library to do.
+Job file_job(const Arguments& args) {
+    Job job;
+    job.reference = {args.reference, raw_format(args), args.decode_threads};
+    job.distorted = {args.distorted, raw_format(args), args.decode_threads};
+    job.scale = args.scale;
+    job.frames = args.loop;
+    job.models = args.models;
+    job.predict_models = !args.no_prediction;
+    job.features = args.features;
+    job.session = args.session;
+    return job;
+}
+
+ScoreTable run_files(const Job& job, const Arguments& args, bool progress_enabled) {
+    TerminalObserver observer(args, progress_enabled);
+    ScoreTable table = vq::run(job, observer);
+    observer.finish();
     return table;
+}
+
+// --report: the run's page, its thumbnails read again from the job's inputs (none for the demo).
+void write_html_page(std::ostream& out, const Arguments& args, const ScoreTable& table,
+                     const ExtraPooling& pooling, const Job* job) {
+    const HtmlReportInput input{args.demo ? "demo (synthetic)" : args.distorted, &table, pooling,
+                                job, "no thumbnails: the demo's frames are made, not read"};
+    write_html_report(out,
+                      args.demo                ? "demo (synthetic)"
+                      : args.reference.empty() ? "(none)"
+                                               : args.reference,
+                      std::span(&input, 1));
 }
 
 int run(int argc, char** argv) {
@@ -215,7 +222,7 @@ int run(int argc, char** argv) {
         return 0;
     }
     if (args.list_models) {
-        std::cout << model::describe_models();
+        std::cout << describe_models();
         return 0;
     }
     const bool terminal = isatty(STDERR_FILENO);
@@ -226,8 +233,9 @@ int run(int argc, char** argv) {
     std::optional<OutputFile> report_page;
     if (!args.report.empty()) report_page.emplace(args.report);
 
-    ScoreTable table = args.demo ? run_demo(args, terminal && !args.quiet)
-                                 : run_files(args, terminal && !args.quiet);
+    const std::optional<Job> job = args.demo ? std::nullopt : std::optional(file_job(args));
+    ScoreTable table = job ? run_files(*job, args, terminal && !args.quiet)
+                           : run_demo(args, terminal && !args.quiet);
     announce_receipt_notes(table);
     const ReportInfo info{VQ_VERSION, pool_extra(table, args.pooling)};
     if (output)
@@ -235,8 +243,9 @@ int run(int argc, char** argv) {
             write_report(out, table, args.format, args.number_style, info);
         });
     if (report_page)
-        publish_html_report(*report_page, args, table, info.pooling,
-                            [&](const std::string& path) { return open_input(args, path); });
+        report_page->publish([&](std::ostream& out) {
+            write_html_page(out, args, table, info.pooling, job ? &*job : nullptr);
+        });
     if ((terminal && !args.quiet) || !output)
         print_summary(std::cerr, table, args.number_style, info.pooling);
     return 0;

@@ -1,4 +1,4 @@
-#include "cli/output_file.hpp"
+#include "output_file.hpp"
 
 #include <fcntl.h>
 #include <linux/magic.h>
@@ -17,7 +17,7 @@
 
 #include <fmt/format.h>
 
-#include "cli/interrupt.hpp"
+#include "interrupt.hpp"
 #include "vq/error.hpp"
 
 namespace vq::cli {

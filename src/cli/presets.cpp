@@ -1,4 +1,4 @@
-#include "cli/presets.hpp"
+#include "presets.hpp"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "cli/progress.hpp"
+#include "progress.hpp"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "vq/synthetic.hpp"
+#include "core/synthetic.hpp"
 
 #include <cmath>
 #include <cstdint>

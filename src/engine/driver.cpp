@@ -25,38 +25,40 @@ void check_compatible(const FrameSource& reference, const FrameSource& distorted
 }
 
 ScoreTable run_frame_loop(Session& session, FrameSource* reference, FrameSource& distorted,
-                          const FrameLoop& loop, std::ostream& notes,
-                          const std::function<void(std::size_t)>& progress) {
+                          const FrameRange& range, RunObserver& observer) {
     // libvmaf discards skipped frames whatever they hold; an input too short to skip simply ends.
     if (reference)
-        for (std::size_t i = 0; i < loop.skip_reference && reference->skip(); ++i) {}
-    for (std::size_t i = 0; i < loop.skip_distorted && distorted.skip(); ++i) {}
+        for (std::size_t i = 0; i < range.skip_reference && reference->skip(); ++i) {}
+    for (std::size_t i = 0; i < range.skip_distorted && distorted.skip(); ++i) {}
 
+    const auto ended_first = [&](const FrameSource& shorter, const FrameSource& longer,
+                                 std::size_t frames) {
+        observer.note(fmt::format("'{}' ended before '{}'; scoring the first {} frames",
+                                  one_line(shorter.path()), one_line(longer.path()), frames));
+    };
     std::size_t index = 0;
-    while (loop.frame_count == 0 || index < loop.frame_count) {
+    while (range.frame_count == 0 || index < range.frame_count) {
         std::optional<Picture> ref;
         if (reference) ref = reference->next();
         std::optional<Picture> dist = distorted.next();
         if (reference && !ref && dist) {
-            notes << fmt::format("vq: '{}' ended before '{}'; scoring the first {} frames\n",
-                                 one_line(reference->path()), one_line(distorted.path()), index);
+            ended_first(*reference, distorted, index);
             break;
         }
         if (!dist) {
-            if (reference && ref)
-                notes << fmt::format("vq: '{}' ended before '{}'; scoring the first {} frames\n",
-                                     one_line(distorted.path()), one_line(reference->path()),
-                                     index);
+            if (reference && ref) ended_first(distorted, *reference, index);
             break;
         }
         session.push({ref ? std::move(*ref) : Picture(), std::move(*dist)});
         ++index;
-        if (progress) progress(index);
+        if (!observer.progress(index))
+            throw runtime_error(
+                fmt::format("the run was stopped by its caller after {} frames", index));
     }
     if (index == 0)
         throw runtime_error(
             fmt::format("no frames to score in '{}'{}", distorted.path(),
-                        loop.skip_distorted || loop.skip_reference ? " after skipping" : ""));
+                        range.skip_distorted || range.skip_reference ? " after skipping" : ""));
     return session.finish();
 }
 

@@ -1,4 +1,4 @@
-#include "vq/options.hpp"
+#include "feature/options.hpp"
 
 #include <algorithm>
 #include <charconv>

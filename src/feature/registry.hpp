@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "feature/feature.hpp"
-#include "vq/options.hpp"
+#include "feature/options.hpp"
 
 namespace vq {
 

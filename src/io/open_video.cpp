@@ -111,17 +111,35 @@ OpenedInput open_video(const std::string& path, const InputOptions& options) {
     return input;
 }
 
-void report_frame_rates(const OpenedInput& reference, const OpenedInput& distorted,
-                        std::ostream& notes) {
-    if (reference.rate_den <= 0 || distorted.rate_den <= 0) return;
+OpenedInput open_input(const InputSpec& spec, const std::function<void(std::string)>& note) {
+    InputOptions options;
+    options.decode.threads = spec.decode_threads;
+    if (spec.raw) {
+        validate(*spec.raw);
+        options.raw = spec.raw;
+        // As the reference does: score the whole frames, and say what was left over.
+        options.on_trailing_bytes = [note, path = spec.path,
+                                     frame_bytes = spec.raw->frame_bytes()](std::size_t bytes) {
+            note(
+                fmt::format("warning: '{}' ends with {} bytes that are not a whole frame ({} "
+                            "bytes); scoring the whole frames before them",
+                            one_line(path), bytes, frame_bytes));
+        };
+    }
+    return open_video(spec.path, options);
+}
+
+std::string frame_rate_warning(const OpenedInput& reference, const OpenedInput& distorted) {
+    if (reference.rate_den <= 0 || distorted.rate_den <= 0) return {};
     // Compare as ratios: 30000/1001 and 60000/2002 are the same rate.
-    if (reference.rate_num * distorted.rate_den == distorted.rate_num * reference.rate_den) return;
+    if (reference.rate_num * distorted.rate_den == distorted.rate_num * reference.rate_den)
+        return {};
     const auto rate = [](const OpenedInput& input) {
         return fmt::format("{:.6g}", double(input.rate_num) / double(input.rate_den));
     };
-    notes << fmt::format(
-        "vq: warning: frame rates differ ('{}' {} frames/s, '{}' {} frames/s); frames are "
-        "paired by position, not by time\n",
+    return fmt::format(
+        "warning: frame rates differ ('{}' {} frames/s, '{}' {} frames/s); frames are paired by "
+        "position, not by time",
         one_line(reference.path), rate(reference), one_line(distorted.path), rate(distorted));
 }
 

@@ -7,13 +7,14 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <optional>
-#include <ostream>
 #include <string>
 
 #include "io/ffmpeg_source.hpp"
 #include "io/frame_source.hpp"
+#include "vq/input.hpp"
 
 namespace vq {
 
@@ -37,9 +38,13 @@ bool ffmpeg_available();
 // Throws vq::Error (runtime) naming the file for any failure to open or understand it.
 OpenedInput open_video(const std::string& path, const InputOptions& options);
 
-// Writes a note to `notes` when both frame rates are known and differ: frames are paired by
-// position, so a 24 and a 25 frames/s input are compared picture by picture, not in time.
-void report_frame_rates(const OpenedInput& reference, const OpenedInput& distorted,
-                        std::ostream& notes);
+// Opens one input of a run as its InputSpec says (vq/input.hpp). `note` hears the one-line
+// warning (no newline, "warning: ...") about bytes after a raw YUV file's last whole frame.
+OpenedInput open_input(const InputSpec& spec, const std::function<void(std::string)>& note);
+
+// A warning (one line, "warning: ...") when both frame rates are known and differ: frames are
+// paired by position, so a 24 and a 25 frames/s input are compared picture by picture, not in
+// time. Empty when the rates agree or one is unknown.
+std::string frame_rate_warning(const OpenedInput& reference, const OpenedInput& distorted);
 
 }  // namespace vq

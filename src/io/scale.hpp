@@ -1,29 +1,13 @@
-// --scale WxH[:filter]: the distorted video brought to the reference's size, as the usual
-// "ffmpeg -vf scale=W:H:flags=bicubic ... libvmaf" pipeline does (libswscale, bicubic by default).
+// --scale: a source whose pictures come out scaled (ScaleSpec and parse_scale are public:
+// vq/input.hpp; scale_spec.cpp implements them).
 #pragma once
 
 #include <memory>
-#include <string>
-#include <string_view>
-#include <vector>
 
 #include "io/frame_source.hpp"
+#include "vq/input.hpp"
 
 namespace vq {
-
-struct ScaleSpec {
-    int width = 0;
-    int height = 0;
-    std::string filter = "bicubic";
-
-    friend bool operator==(const ScaleSpec&, const ScaleSpec&) = default;
-};
-
-// libswscale's filter names, as ffmpeg's scale filter spells them in flags=.
-const std::vector<std::string_view>& scale_filters();
-
-// Parses "WxH" or "WxH:filter". Throws vq::Error (usage) with a one-line message.
-ScaleSpec parse_scale(std::string_view text);
 
 // Wraps a source so that every picture comes out scaled to spec's size, same chroma format and bit
 // depth; pictures already of that size pass through untouched. Throws vq::Error (usage) when vq

@@ -1,11 +1,12 @@
-// Parsing --scale; the scaling itself is in ffmpeg_scale.cpp, built only with FFmpeg.
+// Parsing --scale (vq/input.hpp); the scaling itself is in ffmpeg_scale.cpp, built only with
+// FFmpeg.
 #include <algorithm>
 #include <charconv>
 
 #include <fmt/format.h>
 
-#include "io/scale.hpp"
 #include "vq/error.hpp"
+#include "vq/input.hpp"
 
 namespace vq {
 

@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-#include "vq/options.hpp"
+#include "feature/options.hpp"
 
 namespace vq::model {
 

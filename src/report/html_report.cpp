@@ -243,7 +243,7 @@ std::vector<std::size_t> upper_convex_hull(std::span<const std::pair<double, dou
     return hull;
 }
 
-void write_html_report(std::ostream& out, const std::string& reference,
+void write_html_page(std::ostream& out, const std::string& reference,
                        std::span<const ReportInput> inputs) {
     out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
         << "<title>vq report: " << escape_html(reference) << "</title>\n"

@@ -1,8 +1,6 @@
-// `vq --report`: one self-contained HTML page (no network when viewed) for one reference and any
-// number of distorted inputs: per-frame curves of every score of every input on one zoomable
-// chart, the pooled table, the worst frames as reference/distorted thumbnails and, for several
-// inputs, a rate-quality chart with its upper convex hull. The charts are drawn by the vendored
-// uPlot (third_party/uplot), inlined into the page.
+// The HTML report's page (vq/html_report.hpp) from inputs whose thumbnails and bitrate are already
+// gathered (html_report_inputs.cpp gathers them). The charts are drawn by the vendored uPlot
+// (third_party/uplot), inlined into the page.
 #pragma once
 
 #include <cstddef>
@@ -13,8 +11,8 @@
 #include <utility>
 #include <vector>
 
-#include "report/pooling.hpp"
 #include "report/thumbnails.hpp"
+#include "vq/pooling.hpp"
 #include "vq/scores.hpp"
 
 namespace vq::report {
@@ -34,7 +32,7 @@ struct ReportInput {
 std::vector<std::size_t> upper_convex_hull(std::span<const std::pair<double, double>> points);
 
 // Writes the page. `reference` names the reference input.
-void write_html_report(std::ostream& out, const std::string& reference,
-                       std::span<const ReportInput> inputs);
+void write_html_page(std::ostream& out, const std::string& reference,
+                     std::span<const ReportInput> inputs);
 
 }  // namespace vq::report

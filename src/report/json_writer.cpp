@@ -105,7 +105,7 @@ std::string receipt_key(const ScoreTable& table, const FeatureReceipt& receipt) 
         return other.feature == receipt.feature;
     };
     const bool repeated =
-        std::count_if(table.receipts.begin(), table.receipts.end(), same_feature) > 1;
+        std::count_if(table.receipts().begin(), table.receipts().end(), same_feature) > 1;
     return repeated && !receipt.outputs.empty() ? receipt.outputs.front() : receipt.feature;
 }
 
@@ -115,11 +115,11 @@ std::string receipt_key(const ScoreTable& table, const FeatureReceipt& receipt) 
 // They come last so that everything before them stays libvmaf's text.
 void write_backend_receipt(std::ostream& out, const ScoreTable& table) {
     const auto quoted = [](const std::string& text) { return nlohmann::json(text).dump(); };
-    out << ",\n  \"backend_used\": " << quoted(table.backend_used) << ",\n";
+    out << ",\n  \"backend_used\": " << quoted(table.backend_used()) << ",\n";
     out << "  \"feature_backends\": {";
-    for (std::size_t r = 0; r < table.receipts.size(); ++r) {
-        out << "\n    " << quoted(receipt_key(table, table.receipts[r])) << ": "
-            << quoted(table.receipts[r].backend) << (r + 1 < table.receipts.size() ? "," : "");
+    for (std::size_t r = 0; r < table.receipts().size(); ++r) {
+        out << "\n    " << quoted(receipt_key(table, table.receipts()[r])) << ": "
+            << quoted(table.receipts()[r].backend) << (r + 1 < table.receipts().size() ? "," : "");
     }
     out << "\n  }";
 }
@@ -131,7 +131,7 @@ void write_backend_receipt(std::ostream& out, const ScoreTable& table) {
 void write_receipt_notes(std::ostream& out, const ScoreTable& table) {
     const auto quoted = [](const std::string& text) { return nlohmann::json(text).dump(); };
     std::vector<const FeatureReceipt*> noted;
-    for (const FeatureReceipt& receipt : table.receipts)
+    for (const FeatureReceipt& receipt : table.receipts())
         if (!receipt.notes.empty()) noted.push_back(&receipt);
     if (noted.empty()) return;
     out << ",\n  \"feature_notes\": {";
@@ -152,7 +152,8 @@ void write_json(std::ostream& out, const ScoreTable& table, const NumberStyle& s
                 const ReportInfo& info) {
     out << "{\n";
     out << "  \"version\": \"" << info.version << "\",\n";
-    out << "  \"fps\": " << (std::isfinite(table.fps) ? format_fps(table.fps) : "null") << ",\n";
+    out << "  \"fps\": " << (std::isfinite(table.fps()) ? format_fps(table.fps()) : "null")
+        << ",\n";
     write_frames(out, table, style);
     write_pooled(out, table, style, info.pooling);
     write_aggregates(out, table, style);

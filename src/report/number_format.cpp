@@ -8,8 +8,8 @@
 #include <cmath>
 #include <string>
 
-#include "report/report.hpp"
 #include "report/writers.hpp"
+#include "vq/report.hpp"
 
 namespace vq {
 

@@ -1,5 +1,5 @@
 // write_report: picks the writer for the format.
-#include "report/report.hpp"
+#include "vq/report.hpp"
 
 #include "report/writers.hpp"
 

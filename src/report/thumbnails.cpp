@@ -124,7 +124,7 @@ std::optional<std::size_t> ranking_column(const ScoreTable& table) {
             return std::find(receipt.outputs.begin(), receipt.outputs.end(), table.name(c)) !=
                    receipt.outputs.end();
         };
-        if (std::none_of(table.receipts.begin(), table.receipts.end(), written_by_feature))
+        if (std::none_of(table.receipts().begin(), table.receipts().end(), written_by_feature))
             return c;
     }
     if (table.column_count() == 0) return std::nullopt;

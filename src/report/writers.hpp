@@ -5,7 +5,7 @@
 #include <ostream>
 #include <string>
 
-#include "report/report.hpp"
+#include "vq/report.hpp"
 #include "vq/scores.hpp"
 
 namespace vq::report {

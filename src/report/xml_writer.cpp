@@ -64,9 +64,9 @@ void write_aggregates(std::ostream& out, const ScoreTable& table, const NumberSt
 void write_xml(std::ostream& out, const ScoreTable& table, const NumberStyle& style,
                const ReportInfo& info) {
     out << "<VMAF version=\"" << info.version << "\">\n";
-    out << "  <params qualityWidth=\"" << std::to_string(table.width) << "\" qualityHeight=\""
-        << std::to_string(table.height) << "\" />\n";
-    out << "  <fyi fps=\"" << format_fps(table.fps) << "\" />\n";
+    out << "  <params qualityWidth=\"" << std::to_string(table.width()) << "\" qualityHeight=\""
+        << std::to_string(table.height()) << "\" />\n";
+    out << "  <fyi fps=\"" << format_fps(table.fps()) << "\" />\n";
     write_frames(out, table, style);
     write_pooled(out, table, style, info.pooling);
     write_aggregates(out, table, style);

@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "vq/error.hpp"
-#include "vq/synthetic.hpp"
+#include "core/synthetic.hpp"
 
 namespace {
 

@@ -5,11 +5,13 @@
 
 #include <fmt/format.h>
 
+#include "metrics/toolkit/definition.hpp"
 #include "vq/error.hpp"
 
 namespace vq::psnr_hvs {
 
 std::unique_ptr<CpuFeature> make_cpu(const OptionValues& values);
+std::unique_ptr<Feature> make_cuda(const OptionValues& values);  // psnr_hvs_cuda.cu
 
 FeatureDefinition definition() {
     // The reference has no options and ignores any key; vq rejects unknown keys as everywhere.
@@ -20,7 +22,7 @@ FeatureDefinition definition() {
                 "(dB)",
             .options = {},
             .make_cpu = make_cpu,
-            .make_cuda = nullptr};
+            .make_cuda = VQ_CUDA_TWIN(make_cuda)};
 }
 
 int scored_width(const VideoFormat& format, int plane) {

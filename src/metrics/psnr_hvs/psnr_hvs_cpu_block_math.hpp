@@ -6,28 +6,33 @@
 //   I32, U32, F32    int32_t / uint32_t / float, or GCC vectors of them with equal lane counts
 //   F32 to_float(I32)          lane-wise int -> float conversion (round to nearest)
 //   F32 rounded_sqrt(F32)      lane-wise f32(sqrtd(double(x))), i.e. a correctly rounded sqrt
-// and provides <cstdint> and psnr_hvs_cpu_tables.hpp. Every operation below is the same lane-wise
-// integer or IEEE binary32 operation for a scalar and for each vector lane, in the spec's order,
-// so each lane of a vector variant is bit-identical to the scalar code on that lane's block.
-// (C-style casts between I32 and U32 are value conversions for scalars and bit casts for
-// vectors: both are modular, which is what the wrapping products below rely on.)
+//   PlaneTables                a type with float csf[64] and mask_weight[64] (indexable), e.g.
+//                              psnr_hvs_cpu_tables.hpp's (the CUDA twin's: a plain struct)
+// and provides <cstdint> and psnr_hvs_cpu_tables.hpp (k63, k15). Every function is VQ_HD: the
+// CUDA twin compiles this very code for the device (psnr_hvs_cuda_terms.cu). Every operation below
+// is the same lane-wise integer or IEEE binary32 operation for a scalar and for each vector lane,
+// in the spec's order, so each lane of a vector variant is bit-identical to the scalar code on that
+// lane's block. (C-style casts between I32 and U32 are value conversions for scalars and bit casts
+// for vectors: both are modular, which is what the wrapping products below rely on.)
+
+#include "cuda/host_device.hpp"  // macros only: harmless inside the includer's namespace
 
 // Blocks are laid out [r * 8 + c] for samples and [u * 8 + v] for coefficients.
 using BlockSamples = I32[64];
 
 // half(a) of §5.1: a / 2 rounded toward zero. (a >> 31 is -1 for negative a.)
-inline I32 half(I32 a) { return (a - (a >> 31)) >> 1; }
+VQ_HD inline I32 half(I32 a) { return (a - (a >> 31)) >> 1; }
 
 // R(a, c, s) of §5.1. The product and rounding wrap modulo 2^32 instead of overflowing: exact for
 // every sample below 2^14 (§5.3); above that the reference's int32 overflow is undefined, and vq
 // stays deterministic and the same on every variant.
 template <int c, int s>
-inline I32 lift(I32 a) {
+VQ_HD inline I32 lift(I32 a) {
     return (I32)((U32)a * std::uint32_t(c) + (std::uint32_t(1) << (s - 1))) >> s;
 }
 
 // The 8-point transform T of §5.2 on x[0], x[stride], ..., x[7 * stride], in place.
-inline void fdct8(I32* x, int stride) {
+VQ_HD inline void fdct8(I32* x, int stride) {
     I32 t0 = x[0], t4 = x[stride], t2 = x[2 * stride], t6 = x[3 * stride];
     I32 t7 = x[4 * stride], t3 = x[5 * stride], t5 = x[6 * stride], t1 = x[7 * stride];
     t1 = t0 - t1;
@@ -69,7 +74,7 @@ inline void fdct8(I32* x, int stride) {
 }
 
 // §5.3: columns first, then rows; samples in, coefficients out.
-inline void fdct8x8(BlockSamples& block) {
+VQ_HD inline void fdct8x8(BlockSamples& block) {
     for (int c = 0; c < 8; ++c) fdct8(block + c, 8);
     for (int u = 0; u < 8; ++u) fdct8(block + 8 * u, 1);
 }
@@ -85,11 +90,11 @@ struct MaskSteps {
     F32 energy_ratio, root, mask;  // E ⊗ ratio, its square root, mask
 };
 
-inline int quadrant(int r, int c) { return (r >= 4 ? 1 : 0) + (c >= 4 ? 2 : 0); }
+VQ_HD inline int quadrant(int r, int c) { return (r >= 4 ? 1 : 0) + (c >= 4 ? 2 : 0); }
 
 // §7 for one block: its samples and its own coefficients.
-inline MaskSteps mask_steps(const BlockSamples& samples, const BlockSamples& coefficients,
-                            const PlaneTables& tables) {
+VQ_HD inline MaskSteps mask_steps(const BlockSamples& samples, const BlockSamples& coefficients,
+                                  const PlaneTables& tables) {
     MaskSteps m{};
     // The float sums of §7 are exact (integers below 2^24), so integer sums give the same values.
     I32 sum{}, quadrant_sum[4]{};
@@ -128,8 +133,8 @@ inline MaskSteps mask_steps(const BlockSamples& samples, const BlockSamples& coe
 }
 
 // §8 for one block: the 64 terms t ⊗ t the plane's accumulator adds, in raster order.
-inline void block_terms(const BlockSamples& reference, const BlockSamples& distorted,
-                        const PlaneTables& tables, F32* terms) {
+VQ_HD inline void block_terms(const BlockSamples& reference, const BlockSamples& distorted,
+                              const PlaneTables& tables, F32* terms) {
     BlockSamples reference_dct, distorted_dct;
     for (int i = 0; i < 64; ++i) {
         reference_dct[i] = reference[i];

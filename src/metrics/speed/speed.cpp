@@ -15,6 +15,8 @@ namespace vq::speed {
 
 std::unique_ptr<CpuFeature> make_chroma_cpu(const OptionValues& values);
 std::unique_ptr<CpuFeature> make_temporal_cpu(const OptionValues& values);
+std::unique_ptr<Feature> make_chroma_cuda(const OptionValues& values);
+std::unique_ptr<Feature> make_temporal_cuda(const OptionValues& values);
 
 namespace {
 
@@ -64,7 +66,7 @@ FeatureDefinition chroma_definition() {
         .options = options_with(integer_option("speed_weight_var_mode", 0, 0, 6, "wvm",
                                                "how block variances weight the entropies (0..6)")),
         .make_cpu = make_chroma_cpu,
-        .make_cuda = nullptr,
+        .make_cuda = VQ_CUDA_TWIN(make_chroma_cuda),
     };
 }
 
@@ -76,7 +78,7 @@ FeatureDefinition temporal_definition() {
             boolean_option("speed_use_ref_diff", false, "urd",
                            "difference the previous distorted frame with the reference")),
         .make_cpu = make_temporal_cpu,
-        .make_cuda = nullptr,
+        .make_cuda = VQ_CUDA_TWIN(make_temporal_cuda),
     };
 }
 

@@ -1,12 +1,12 @@
 // SpEED's input planes (spec/speed.md §3), frame differences (§11) and the prescale (§5), each
 // given row by row: the blur of §7 reads only the rows around every 16th one, so only those are
 // converted or resampled.
-#include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 
+#include "metrics/speed/speed_prescale.hpp"
 #include "metrics/speed/speed_stages.hpp"
-#include "metrics/toolkit/mirror.hpp"
 #include "metrics/toolkit/sample_type.hpp"
 
 namespace vq::speed {
@@ -23,91 +23,21 @@ RowSource centred(const PlaneView<Sample>& view, int bit_depth) {
             }};
 }
 
-// Spec §5's mirror of an integer coordinate is toolkit/mirror.hpp's mirror(). The same mirror on
-// a float coordinate, truncated to an integer afterwards (bilinear).
-int mirror_truncated(float i, int n) {
-    const float last = float(n - 1);
-    return int(i < 0.0f ? -i : i > last ? 2.0f * last - i : i);
-}
-
-// Source coordinate of destination index i (spec §5): in double, rounded to float once.
-float source_coordinate(int i, float ratio) { return float((i + 0.5) * double(ratio) - 0.5); }
-
-float bicubic_weight(float t) {
-    constexpr float a = -0.75f;
-    t = std::fabs(t);
-    if (t < 1.0f) return ((a + 2.0f) * t - (a + 3.0f)) * t * t + 1.0f;
-    if (t < 2.0f) return (((t - 5.0f) * t + 8.0f) * t - 4.0f) * a;
-    return 0.0f;
-}
-
-float lanczos4_weight(float x) {
-    if (x == 0.0f) return 1.0f;
-    if (!(x > -4.0f && x < 4.0f)) return 0.0f;
-    const double xd = x;
-    return float(((4.0 * std::sin(M_PI * xd)) * std::sin(M_PI * xd / 4.0)) /
-                 (((M_PI * M_PI) * xd) * xd));
-}
-
-struct Scaling {
-    const FloatPlane* s;
-    int width;
-    float rx, ry;
-};
-
-void nearest_row(const Scaling& g, int y, float* out) {
-    const float* source_row = g.s->row(int(float(y) * g.ry));
-    for (int x = 0; x < g.width; ++x) out[x] = source_row[int(float(x) * g.rx)];
-}
-
-void bilinear_row(const Scaling& g, int y, float* out) {
-    const FloatPlane& s = *g.s;
-    const float yy = source_coordinate(y, g.ry);
-    const int y1 = mirror_truncated(std::floor(yy), s.height);
-    const int y2 = mirror_truncated(std::ceil(yy), s.height);
-    // Measured from the mirrored y1, so the first rows of an upscale extrapolate (spec §5).
-    const float dy = yy - float(y1);
-    for (int x = 0; x < g.width; ++x) {
-        const float xx = source_coordinate(x, g.rx);
-        const int x1 = mirror_truncated(std::floor(xx), s.width);
-        const int x2 = mirror_truncated(std::ceil(xx), s.width);
-        const float dx = xx - float(x1);
-        const float a = (1.0f - dy) * (1.0f - dx);
-        const float b = (1.0f - dy) * dx;
-        const float c = dy * (1.0f - dx);
-        const float e = dy * dx;
-        out[x] = ((a * s.at(y1, x1) + b * s.at(y1, x2)) + c * s.at(y2, x1)) + e * s.at(y2, x2);
-    }
-}
-
-// Bicubic and lanczos4 share their shape: separable weights at integer offsets first..last
-// around floor(coordinate), combined in float, rows outer; lanczos4 divides by the weights' sum.
-template <int first, int last, float (*weight)(float), bool normalise>
-void windowed_row(const Scaling& g, int y, float* out) {
-    constexpr int taps = last - first + 1;
-    const FloatPlane& s = *g.s;
-    const float yy = source_coordinate(y, g.ry);
-    const int y0 = int(std::floor(yy));
-    const float fy = yy - float(y0);
-    float wy[taps];
-    for (int j = first; j <= last; ++j) wy[j - first] = weight(float(j) - fy);
-    for (int x = 0; x < g.width; ++x) {
-        const float xx = source_coordinate(x, g.rx);
-        const int x0 = int(std::floor(xx));
-        const float fx = xx - float(x0);
-        float wx[taps];
-        for (int i = first; i <= last; ++i) wx[i - first] = weight(float(i) - fx);
-        float value = 0.0f, weight_sum = 0.0f;
-        for (int j = first; j <= last; ++j) {
-            const float* row = s.row(mirror(y0 + j, s.height));
-            for (int i = first; i <= last; ++i) {
-                const float w = wx[i - first] * wy[j - first];
-                weight_sum = weight_sum + w;
-                value = value + row[mirror(x0 + i, s.width)] * w;
-            }
-        }
-        out[x] = normalise ? value / weight_sum : value;
-    }
+// Spec §5 row by row: the tables of both axes, combined per sample.
+template <PrescaleMethod method>
+RowSource prescaled_with(const FloatPlane& source, int width, int height) {
+    const auto x = std::make_shared<const PrescaleAxis>(prescale_axis(method, source.width, width));
+    const auto y =
+        std::make_shared<const PrescaleAxis>(prescale_axis(method, source.height, height));
+    return {width, height, [&source, x, y](int row, float* out) {
+                const std::size_t tx = std::size_t(x->taps), ty = std::size_t(y->taps);
+                const int* iy = y->index.data() + std::size_t(row) * ty;
+                const float* wy = y->weight.data() + std::size_t(row) * ty;
+                for (std::size_t c = 0; c < x->index.size() / tx; ++c)
+                    out[c] = prescaled_sample<method>(source.samples.data(), source.width,
+                                                      x->index.data() + c * tx,
+                                                      x->weight.data() + c * tx, iy, wy);
+            }};
 }
 
 }  // namespace
@@ -147,17 +77,16 @@ RowSource difference_rows(RowSource a, RowSource b) {
 
 RowSource prescaled_rows(const FloatPlane& source, int width, int height, PrescaleMethod method) {
     if (width == source.width && height == source.height) return rows_of(source);
-    const Scaling g{&source, width, float(source.width) / float(width),
-                    float(source.height) / float(height)};
-    using Row = void (*)(const Scaling&, int, float*);
-    Row row = nearest_row;
     switch (method) {
-    case PrescaleMethod::nearest: row = nearest_row; break;
-    case PrescaleMethod::bilinear: row = bilinear_row; break;
-    case PrescaleMethod::bicubic: row = windowed_row<-1, 2, bicubic_weight, false>; break;
-    case PrescaleMethod::lanczos4: row = windowed_row<-4, 4, lanczos4_weight, true>; break;
+    case PrescaleMethod::nearest: break;
+    case PrescaleMethod::bilinear:
+        return prescaled_with<PrescaleMethod::bilinear>(source, width, height);
+    case PrescaleMethod::bicubic:
+        return prescaled_with<PrescaleMethod::bicubic>(source, width, height);
+    case PrescaleMethod::lanczos4:
+        return prescaled_with<PrescaleMethod::lanczos4>(source, width, height);
     }
-    return {width, height, [g, row](int y, float* out) { row(g, y, out); }};
+    return prescaled_with<PrescaleMethod::nearest>(source, width, height);
 }
 
 FloatPlane prescaled(const FloatPlane& source, int width, int height, PrescaleMethod method) {

@@ -2,13 +2,19 @@
 // chain of one channel (§5-§9).
 #include <cmath>
 
+#include "metrics/speed/speed_block_math.hpp"
+#include "metrics/speed/speed_eigen.hpp"
 #include "metrics/speed/speed_stages.hpp"
 
 namespace vq::speed {
 namespace {
 
 constexpr int n = block_samples;
-constexpr double log2_2pi_e = 0x1.06073a671183dp+2;  // log2(2·π·e), spec §8.8
+
+// The reference's log2: glibc's.
+struct GlibcLog2 {
+    double operator()(double x) const { return std::log2(x); }
+};
 
 // Spec §4's block grid on a residual image.
 struct Blocks {
@@ -66,6 +72,13 @@ Covariance covariance(const FloatPlane& r, const Kernels& kernels) {
     return out;
 }
 
+std::array<float, block_samples> eigenvalues(const Matrix25& k, int* sweeps) {
+    std::array<float, n> d;
+    const int iterations = eigen::eigenvalues(k.data(), d.data());
+    if (sweeps) *sweeps = iterations;
+    return d;
+}
+
 ImageStatistics image_statistics(const FloatPlane& r, float sigma_nn, const Kernels& kernels) {
     const Blocks g = blocks_of(r);
     const int nb = g.count();
@@ -84,16 +97,9 @@ ImageStatistics image_statistics(const FloatPlane& r, float sigma_nn, const Kern
     out.variance.resize(std::size_t(nb));
     out.entropy.resize(std::size_t(nb));
     for (int b = 0; b < nb; ++b) {
-        float s = 0.0f;  // spec §8.7: each term divided by 25 before adding
-        for (int p = 0; p < n; ++p)
-            s = s + (x[std::size_t(p * nb + b)] * y[std::size_t(p * nb + b)]) / 25.0f;
-        float e = 0.0f;  // spec §8.8, eigenvalues in their QR output order
-        for (const float l : lambda) {
-            const float positive = l < 0.0f ? 0.0f : l;
-            e = float(double(e) + (std::log2(double(positive * s + sigma_nn)) + log2_2pi_e));
-        }
+        const float s = block_variance(x.data() + b, y.data() + b, nb);
         out.variance[std::size_t(b)] = s;
-        out.entropy[std::size_t(b)] = e;
+        out.entropy[std::size_t(b)] = block_entropy(lambda.data(), s, sigma_nn, GlibcLog2{});
     }
     return out;
 }
@@ -101,29 +107,12 @@ ImageStatistics image_statistics(const FloatPlane& r, float sigma_nn, const Kern
 ChannelScore channel_score(const ImageStatistics& ref, const ImageStatistics& dist,
                            const Options& options) {
     if (ref.failed != dist.failed) return {0.0f, true};
-    const float sigma = options.sigma_nn, floor = options.nn_floor;
-    const float base = float(25.0 * (std::log2(double((1.0f + floor) * sigma)) + log2_2pi_e));
-    const auto l = [](float v) { return std::log2(double(1.0f + v)); };  // log of a float sum
-    const auto big_l = [](double z) { return std::log2(1.0 + z); };      // log of a double sum
+    const float base = base_entropy(options.sigma_nn, options.nn_floor);
     const std::size_t nb = ref.entropy.size();
     float acc = 0.0f;
-    for (std::size_t b = 0; b < nb; ++b) {
-        const float er = ref.entropy[b], ed = dist.entropy[b];
-        if (er < base && ed < base) continue;
-        const float vr = ref.variance[b], vd = dist.variance[b];
-        double wr = 0, wd = 0;
-        switch (options.weight_mode) {
-        case 0: wr = l(vr), wd = l(vd); break;
-        case 1: wr = wd = l(vr); break;
-        case 2: wr = wd = l(vd); break;
-        case 3: wr = wd = big_l(double(vr + vd) / 2.0); break;
-        case 4: wr = l(vr), wd = big_l(double(vr + vd) / 2.0); break;
-        case 5: wr = l(vr), wd = big_l(0.75 * double(vr) + 0.25 * double(vd)); break;
-        case 6: wr = l(vr), wd = big_l(0.25 * double(vr) + 0.75 * double(vd)); break;
-        }
-        const float sr = float(double(er) * wr), sd = float(double(ed) * wd);
-        acc = acc + std::fabs(sr - sd);
-    }
+    for (std::size_t b = 0; b < nb; ++b)
+        acc = acc + block_term(ref.entropy[b], dist.entropy[b], ref.variance[b], dist.variance[b],
+                               options.weight_mode, base, GlibcLog2{});
     return {acc / float(nb), ref.failed || dist.failed};
 }
 

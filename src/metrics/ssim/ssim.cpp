@@ -16,6 +16,8 @@ namespace vq::ssim {
 
 std::unique_ptr<CpuFeature> make_ssim_cpu(const OptionValues& values);
 std::unique_ptr<CpuFeature> make_ms_ssim_cpu(const OptionValues& values);
+std::unique_ptr<Feature> make_ssim_cuda(const OptionValues& values);     // ssim_cuda.cu
+std::unique_ptr<Feature> make_ms_ssim_cuda(const OptionValues& values);  // (CUDA builds only)
 
 namespace {
 
@@ -58,7 +60,7 @@ FeatureDefinition ssim_definition() {
                                "(round(min(w,h)/256)), 1 = none, 2..10 = that factor"),
             },
         .make_cpu = make_ssim_cpu,
-        .make_cuda = nullptr,
+        .make_cuda = VQ_CUDA_TWIN(make_ssim_cuda),
     };
 }
 
@@ -74,7 +76,7 @@ FeatureDefinition ms_ssim_definition() {
                 boolean_option("clip_db", false, "", clip_db_description),
             },
         .make_cpu = make_ms_ssim_cpu,
-        .make_cuda = nullptr,
+        .make_cuda = VQ_CUDA_TWIN(make_ms_ssim_cuda),
     };
 }
 

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 
+#include "metrics/ssim/ssim_math.hpp"
 #include "metrics/ssim/ssim_tables.hpp"
 
 namespace vq::ssim {
@@ -26,15 +27,6 @@ template void convert_luma(const PlaneView<std::uint8_t>&, int, FloatPlane&);
 template void convert_luma(const PlaneView<std::uint16_t>&, int, FloatPlane&);
 
 namespace {
-
-// Spec §7.1's half-sample symmetric mirror, applied once. Only planes under 5 samples across can
-// still fall outside; their decimated values never reach a score (§7.4), and the clamp keeps the
-// read inside the plane.
-int mirror(int i, int n) {
-    if (i < 0) i = -1 - i;
-    if (i >= n) i = 2 * n - 1 - i;
-    return std::clamp(i, 0, n - 1);
-}
 
 // phased[j] = source[stride * j] * reciprocal for j in [first, end): with the stride a constant,
 // GCC turns the strided reads into vector loads and permutes.
@@ -66,10 +58,10 @@ void phase_row(const Sample* source, int width, float reciprocal, int factor, in
         const int first = std::min(phase_length, std::max(0, (factor - 1 - offset) / factor));
         const int end = std::clamp((width - offset + factor - 1) / factor, first, phase_length);
         for (int j = 0; j < first; ++j)
-            phased[j] = float(source[mirror(factor * j + offset, width)]) * reciprocal;
+            phased[j] = float(source[half_sample_mirror(factor * j + offset, width)]) * reciprocal;
         copy_strided(source + offset, factor, reciprocal, first, end, phased);
         for (int j = end; j < phase_length; ++j)
-            phased[j] = float(source[mirror(factor * j + offset, width)]) * reciprocal;
+            phased[j] = float(source[half_sample_mirror(factor * j + offset, width)]) * reciprocal;
     }
 }
 
@@ -100,7 +92,7 @@ void decimate(const PlaneView<Sample>& in, float reciprocal, int factor,
     std::vector<const float*> sources(std::size_t(n) * std::size_t(n));
     for (int y = 0; y < out.height; ++y) {
         for (int v = 0; v < n; ++v) {
-            const float* row = phased(mirror(factor * y + v - a, in.height));
+            const float* row = phased(half_sample_mirror(factor * y + v - a, in.height));
             for (int k = 0; k < n; ++k)
                 sources[std::size_t(v) * n + k] =
                     row + std::size_t(k % factor) * phase_length + k / factor;

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "feature/registry.hpp"
-#include "vq/options.hpp"
+#include "feature/options.hpp"
 
 // The CUDA twin's factory in CUDA builds, none otherwise (where the twin is not compiled).
 #if VQ_WITH_CUDA

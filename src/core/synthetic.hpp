@@ -1,5 +1,6 @@
-// Synthetic reference/distorted clips, generated in memory: the CLI's built-in demo input and the
-// benchmarks' content, so anyone can rerun them without test data.
+// Synthetic reference/distorted clips, generated in memory: the demo clip's pictures (vq/demo.hpp),
+// vq-synth's files and the benchmarks' content, so anyone can rerun them without test data.
+// Internal: the public API offers only the demo clip.
 #pragma once
 
 #include "vq/picture.hpp"

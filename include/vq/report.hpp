@@ -1,10 +1,11 @@
-// Writing a ScoreTable in libvmaf's output formats (spec/cli-and-output.md §11).
+// Writing a ScoreTable in libvmaf's output formats (spec/cli-and-output.md §11), key for key as
+// libvmaf writes them, plus vq's receipt (which backend computed each feature) in JSON.
 #pragma once
 
 #include <ostream>
 #include <string>
 
-#include "report/pooling.hpp"
+#include "vq/pooling.hpp"
 #include "vq/scores.hpp"
 
 namespace vq {

@@ -1,4 +1,6 @@
-// Typed feature options and libvmaf's option-string syntax: NAME=key=val:key=val.
+// Typed feature options and libvmaf's option-string syntax: NAME=key=val:key=val. The metric
+// author's side of options (each feature's table, binding and validation); users name options
+// only in request strings (Session::add_feature).
 #pragma once
 
 #include <cstdint>

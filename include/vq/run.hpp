@@ -1,0 +1,78 @@
+// A whole run in one call: read two videos, score them, return the table. What `vq -r REF -d DIST`
+// does, for any program (and, through plain data and one observer, for a C or Python binding):
+//
+//   vq::Job job;
+//   job.reference.path = "ref.y4m";
+//   job.distorted.path = "dist.mp4";
+//   job.models = {"version=vmaf_v0.6.1"};
+//   job.features = {{"psnr"}};
+//   vq::RunObserver quiet;
+//   vq::ScoreTable scores = vq::run(job, quiet);
+//   vq::write_report(std::cout, scores, vq::OutputFormat::json, {}, {VQ_VERSION});
+//
+// A caller with pictures in its own memory uses vq::Session directly (vq/session.hpp).
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "vq/input.hpp"
+#include "vq/scores.hpp"
+#include "vq/session.hpp"
+
+namespace vq {
+
+// One feature request of a job, in libvmaf's syntax ("cambi=window_size=33"), and what to do when
+// an earlier request writes the same outputs (Session::OnCollision).
+struct JobFeature {
+    std::string request;
+    Session::OnCollision on_collision = Session::OnCollision::refuse;
+};
+
+struct Job {
+    // The reference may be left empty (no path) when every feature is no-reference.
+    InputSpec reference;
+    InputSpec distorted;
+    std::optional<ScaleSpec> scale;  // scale the distorted pictures to this size
+    FrameRange frames;
+    // Requested in libvmaf's order: the models' features first, then `features` in order.
+    std::vector<std::string> models;  // --model strings (Session::add_model)
+    bool predict_models = true;       // false: the models' features only (--no_prediction)
+    std::vector<JobFeature> features;
+    SessionConfig session;
+};
+
+// What a run tells its caller while it goes. Every function has a default that does nothing, so a
+// caller overrides only what it shows; all are called on the thread that called run().
+class RunObserver {
+public:
+    virtual ~RunObserver() = default;
+
+    // The session has started: which backend runs each feature, and the distorted input's length
+    // when the container says it (an estimate, for a progress display).
+    virtual void started(const std::vector<FeatureReceipt>& receipts,
+                         std::optional<std::size_t> expected_frames) {
+        (void)receipts;
+        (void)expected_frames;
+    }
+
+    // A one-line note worth showing the user: inputs of different lengths or frame rates, bytes
+    // left over after a raw YUV file's last whole frame. No newline; "warning: " starts a warning.
+    virtual void note(const std::string& line) { (void)line; }
+
+    // After each frame pair is handed to the session, with the pairs so far. Returning false stops
+    // the run: run() then throws vq::Error (runtime) saying how many frames were read.
+    virtual bool progress(std::size_t frames) {
+        (void)frames;
+        return true;
+    }
+};
+
+// Opens the inputs, scores every frame pair the range selects and returns the scores. Throws
+// vq::Error: usage for a bad request or option, runtime for an input that cannot be read or
+// compared (sizes, bit depths or chroma formats that differ) or a backend failure.
+ScoreTable run(const Job& job, RunObserver& observer);
+
+}  // namespace vq

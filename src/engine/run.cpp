@@ -1,0 +1,51 @@
+// vq::run: a Job's inputs opened, its session built and driven by the frame loop (driver.cpp).
+#include "vq/run.hpp"
+
+#include <memory>
+#include <utility>
+
+#include "engine/driver.hpp"
+#include "io/frame_source.hpp"
+#include "io/open_video.hpp"
+#include "io/scale.hpp"
+#include "vq/error.hpp"
+
+namespace vq {
+ScoreTable run(const Job& job, RunObserver& observer) {
+    const auto note = [&observer](std::string line) { observer.note(line); };
+    Session session(job.session);
+    // The models' features first, then the feature requests: libvmaf's registration order.
+    for (const std::string& model : job.models)
+        job.predict_models ? session.add_model(model) : session.add_model_features(model);
+    for (const JobFeature& feature : job.features)
+        session.add_feature(feature.request, feature.on_collision);
+    const bool needs_reference = session.needs_reference();
+    if (needs_reference && job.reference.path.empty())
+        throw usage_error("-r/--reference is required by the requested features");
+
+    OpenedInput distorted_input = open_input(job.distorted, note);
+    std::unique_ptr<FrameSource> distorted = std::move(distorted_input.source);
+    if (job.scale) distorted = scale_frames(std::move(distorted), *job.scale);
+    std::unique_ptr<FrameSource> reference;
+    if (needs_reference) {
+        OpenedInput reference_input = open_input(job.reference, note);
+        reference = std::move(reference_input.source);
+        check_compatible(*reference, *distorted);
+        if (const std::string warning = frame_rate_warning(reference_input, distorted_input);
+            !warning.empty())
+            observer.note(warning);
+    }
+    session.start(distorted->format());
+    observer.started(session.receipts(), distorted_input.frame_count);
+    if (const auto allocator = session.buffer_allocator()) {
+        distorted->set_allocator(allocator);
+        if (reference) reference->set_allocator(allocator);
+    }
+    // As many frames ahead as the backends need to stay busy, no more: each costs its size.
+    const ReadAheadPlan plan = session.read_ahead_plan();
+    distorted = read_ahead(std::move(distorted), plan.frames, plan.threads);
+    if (reference) reference = read_ahead(std::move(reference), plan.frames, plan.threads);
+    return run_frame_loop(session, reference.get(), *distorted, job.frames, observer);
+}
+
+}  // namespace vq

@@ -1,0 +1,194 @@
+// float_ssim and float_ms_ssim, CUDA twins: every stage on the device from the luma the executor
+// uploaded (conversion or float_ssim's box decimation, the MS-SSIM pyramid, the Gaussian
+// statistics, the per-position terms, the sums), writing the same SsimBlock / MsSsimBlock as the
+// CPU twins, which the same Scorers turn into scores on the host.
+//
+// Bits: every per-position value is the CPU twin's operation sequence (ssim_math.hpp is shared;
+// no libm function is involved, --fmad=false). The sums of spec §6.3 are serial double sums in the
+// CPU twin and are not exact in general (l and c are full doubles), so the device reproduces the
+// serial order's roundings exactly with ssim_ordered_sum.hpp's scheme instead of reordering them.
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "cuda/cuda_feature.hpp"
+#include "cuda/memory.hpp"
+#include "metrics/ssim/ssim.hpp"
+#include "metrics/ssim/ssim_cuda_kernels.cuh"
+#include "metrics/toolkit/sample_type.hpp"
+
+namespace vq::ssim {
+namespace {
+
+std::size_t area(int width, int height) { return std::size_t(width) * std::size_t(height); }
+
+// One scale's planes, terms and sum scratch.
+struct ScaleBuffers {
+    int width;
+    int height;
+    cuda::DeviceArray<float> ref;
+    cuda::DeviceArray<float> dist;
+    cuda::DeviceArray<double> l;
+    cuda::DeviceArray<double> c;
+    cuda::DeviceArray<float> s;
+    cuda::DeviceArray<double> approximate;
+    cuda::DeviceArray<double> prefix;
+    cuda::DeviceArray<ordered::Grid> chunks;
+    cuda::DeviceArray<ordered::Grid> groups;
+    cuda::DeviceArray<ordered::Grid> supers;
+
+    ScaleBuffers(int w, int h)
+        : width(w),
+          height(h),
+          ref(area(w, h)),
+          dist(area(w, h)),
+          l(valid()),
+          c(valid()),
+          s(valid()),
+          approximate(per_stream(0)),
+          prefix(per_stream(0)),
+          chunks(per_stream(0)),
+          groups(per_stream(1)),
+          supers(per_stream(2)) {}
+
+    std::size_t valid() const { return area(width - (window - 1), height - (window - 1)); }
+    // Level `level`'s Grids (or chunk sums) for the four streams.
+    std::size_t per_stream(int level) const {
+        return gpu::sum_streams * std::size_t(ordered::level_size(level, (long long)valid()));
+    }
+
+    gpu::TermPlanes terms() const { return {l.data(), c.data(), s.data(), (long long)valid()}; }
+
+    gpu::SumScale sum_scale(Means* means) const {
+        return {terms(),       width - (window - 1), height - (window - 1), approximate.data(),
+                prefix.data(), chunks.data(),        groups.data(),         supers.data(),
+                means};
+    }
+};
+
+// The scales of one feature: scale 0 of width x height, each next one decimated 2:1 (§9.2).
+class Pipeline {
+public:
+    Pipeline(int width, int height, int scales, cudaStream_t stream) {
+        gpu::upload_tables(stream);
+        scales_.reserve(std::size_t(scales));
+        for (int k = 0; k < scales; ++k) {
+            scales_.emplace_back(width, height);
+            width = decimated_size(width, 2);
+            height = decimated_size(height, 2);
+        }
+        // The horizontal pass of the largest scale; the smaller ones reuse it in stream order.
+        horizontal_ =
+            cuda::DeviceArray<float>(5 * area(scales_[0].width - (window - 1), scales_[0].height));
+    }
+
+    ScaleBuffers& scale(int k) { return scales_[std::size_t(k)]; }
+
+    // Spec §5-§6.2 on scale k's planes.
+    void statistics(int k, cudaStream_t stream) {
+        const ScaleBuffers& s = scale(k);
+        gpu::terms(s.ref.data(), s.dist.data(), s.width, s.height, horizontal_.data(), s.terms(),
+                   stream);
+    }
+
+    // Spec §9.2: scale k's planes decimated into scale k + 1's.
+    void decimate(int k, cudaStream_t stream) {
+        const ScaleBuffers& from = scale(k);
+        ScaleBuffers& to = scale(k + 1);
+        gpu::pyramid_decimate(from.ref.data(), from.width, from.height, to.ref.data(), stream);
+        gpu::pyramid_decimate(from.dist.data(), from.width, from.height, to.dist.data(), stream);
+    }
+
+    // Spec §6.3-§6.4 for every scale, into means[0..scales).
+    void sums(Means* means, cudaStream_t stream) const {
+        gpu::SumJob job{};
+        job.scale_count = int(scales_.size());
+        for (std::size_t k = 0; k < scales_.size(); ++k)
+            job.scales[k] = scales_[k].sum_scale(means + k);
+        gpu::sums(job, stream);
+    }
+
+private:
+    std::vector<ScaleBuffers> scales_;
+    cuda::DeviceArray<float> horizontal_;
+};
+
+// Spec §3 (factor 1) or §7.3 (float_ssim's box) from both uploaded lumas into scale 0.
+void load_luma(const cuda::DeviceFrame& frame, const VideoFormat& format, int factor,
+               ScaleBuffers& scale, cudaStream_t stream) {
+    const float reciprocal = 1.0f / luma_divisor(format.bit_depth);
+    with_sample_type(format.bit_depth, [&](auto sample) {
+        using Sample = decltype(sample);
+        const std::pair<const std::byte*, float*> pictures[] = {
+            {frame.reference, scale.ref.data()}, {frame.distorted, scale.dist.data()}};
+        for (const auto& [picture, out] : pictures) {
+            const Sample* luma = cuda::DeviceFrame::plane<Sample>(picture, format, 0);
+            if (factor > 1)
+                gpu::box_decimate(luma, format.width, format.height, reciprocal, factor, out,
+                                  stream);
+            else
+                gpu::convert(luma, format.width, format.height, reciprocal, out, stream);
+        }
+    });
+}
+
+class SsimCuda final : public ScorerTwin<cuda::CudaFeature, SsimScorer> {
+public:
+    using ScorerTwin::ScorerTwin;
+
+    void prepare(cudaStream_t stream) override {
+        const int f = scorer_.factor();
+        const int width = f > 1 ? decimated_size(format().width, f) : format().width;
+        const int height = f > 1 ? decimated_size(format().height, f) : format().height;
+        pipeline_.emplace(width, height, 1, stream);
+    }
+
+    // Spec §8.2.
+    void enqueue(const cuda::DeviceFrame& frame, std::byte* device_block,
+                 cudaStream_t stream) override {
+        load_luma(frame, format(), scorer_.factor(), pipeline_->scale(0), stream);
+        pipeline_->statistics(0, stream);
+        pipeline_->sums(reinterpret_cast<Means*>(device_block + offsetof(SsimBlock, means)),
+                        stream);
+    }
+
+private:
+    std::optional<Pipeline> pipeline_;
+};
+
+class MsSsimCuda final : public ScorerTwin<cuda::CudaFeature, MsSsimScorer> {
+public:
+    using ScorerTwin::ScorerTwin;
+
+    void prepare(cudaStream_t stream) override {
+        pipeline_.emplace(format().width, format().height, ms_ssim_scales, stream);
+    }
+
+    // Spec §9.2-§9.3: the statistics of each scale, then the 2:1 decimation to the next.
+    void enqueue(const cuda::DeviceFrame& frame, std::byte* device_block,
+                 cudaStream_t stream) override {
+        load_luma(frame, format(), 1, pipeline_->scale(0), stream);
+        for (int k = 0; k < ms_ssim_scales; ++k) {
+            pipeline_->statistics(k, stream);
+            if (k + 1 < ms_ssim_scales) pipeline_->decimate(k, stream);
+        }
+        pipeline_->sums(reinterpret_cast<Means*>(device_block + offsetof(MsSsimBlock, scales)),
+                        stream);
+    }
+
+private:
+    std::optional<Pipeline> pipeline_;
+};
+
+}  // namespace
+
+std::unique_ptr<Feature> make_ssim_cuda(const OptionValues& values) {
+    return std::make_unique<SsimCuda>(SsimScorer(values));
+}
+
+std::unique_ptr<Feature> make_ms_ssim_cuda(const OptionValues& values) {
+    return std::make_unique<MsSsimCuda>(MsSsimScorer(values));
+}
+
+}  // namespace vq::ssim

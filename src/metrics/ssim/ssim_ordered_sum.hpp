@@ -1,0 +1,203 @@
+// The CPU twin's serial double sums (spec §6.3: S = fl(S + t_i) over the valid region in row-major
+// order, millions of terms at 4K) computed in parallel with the same bits. Host and device code
+// (VQ_HD): the CUDA twin's kernels build the summaries and walk them; the host tests run the same
+// functions against a plain serial loop.
+//
+// Why it is exact. Let u = 2^(e-52), the spacing of the doubles in the binade [2^e, 2^(e+1)). If
+// S is a multiple of u and the exact S + t lies in that binade (either sign), fl(S + t) is S + t
+// rounded to the nearest multiple of u, ties to the even multiple. In units of u: K' = K +
+// round(t/u), an integer step that depends on K only through its parity, and only at a tie. So a
+// run of terms added while the sum stays in one binade is summarised, without knowing the sum it
+// starts from, by a Grid: the integer step for an even and an odd start, and the range every
+// intermediate K + t/u spans relative to the start. Grids of one binade compose exactly (integer
+// arithmetic: associative, so any tree of them gives the serial result), and applying one to the
+// actual sum is exact whenever the range check proves the whole run stayed in the binade.
+//
+// How it is used. The terms are cut into chunks of chunk_terms in the serial order; each chunk is
+// summarised on the binade of an approximate running sum at its start (any order: a wrong guess
+// only makes the check fail); chunk_fan_out chunks of one binade make a group, and as many groups a
+// super-group. The walk then applies super-groups in order, descending into groups and chunks
+// where the check fails (a sum crossing a power of two, a sum near zero), and adds the terms of a
+// failing chunk serially: the CPU twin's sequence of roundings, step for step.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+
+#include "cuda/host_device.hpp"
+
+namespace vq::ssim::ordered {
+
+inline constexpr int chunk_terms = 256;
+inline constexpr int lane_terms = chunk_terms / 32;  // a warp summarises a chunk, 8 terms a lane
+inline constexpr int fan_out = 32;                   // chunks per group, groups per super-group
+
+// Binades a Grid may use: [2^-900, 2^53) keeps every scaling below exact (no overflow, no
+// subnormal); sums outside it are added serially.
+inline constexpr int lowest_exponent = -900;
+inline constexpr int highest_exponent = 52;
+inline constexpr int no_exponent = -10000;
+
+inline constexpr long long two_52 = 1LL << 52;
+inline constexpr long long two_53 = 1LL << 53;
+inline constexpr long long limit = 1LL << 56;  // beyond it a Grid can never pass the check
+
+struct Grid {
+    long long step[2];  // K_end - K_start, for an even and an odd K_start
+    long long low[2];   // every intermediate K + t/u lies in [K_start + low, K_start + high)
+    long long high[2];
+    int exponent;  // the binade e
+    int state;     // empty, valid or invalid
+};
+
+inline constexpr int empty = 0;
+inline constexpr int valid = 1;
+inline constexpr int invalid = 2;
+
+VQ_HD inline std::uint64_t bits_of(double x) {
+#if defined(__CUDA_ARCH__)
+    return static_cast<std::uint64_t>(__double_as_longlong(x));
+#else
+    std::uint64_t bits;
+    std::memcpy(&bits, &x, sizeof bits);
+    return bits;
+#endif
+}
+
+// 2^k for k in [-1022, 1023], exactly.
+VQ_HD inline double power_of_two(int k) {
+    const std::uint64_t bits = std::uint64_t(k + 1023) << 52;
+#if defined(__CUDA_ARCH__)
+    return __longlong_as_double(static_cast<long long>(bits));
+#else
+    double x;
+    std::memcpy(&x, &bits, sizeof x);
+    return x;
+#endif
+}
+
+// e with 2^e <= |s| < 2^(e+1), or no_exponent where no Grid may be used (0, tiny, huge, NaN).
+VQ_HD inline int binade_of(double s) {
+    const int field = int((bits_of(s) >> 52) & 0x7ff);
+    const int e = field - 1023;
+    return field == 0 || field == 0x7ff || e < lowest_exponent || e > highest_exponent ? no_exponent
+                                                                                       : e;
+}
+
+VQ_HD inline Grid empty_grid() { return {{0, 0}, {0, 0}, {0, 0}, no_exponent, empty}; }
+
+VQ_HD inline Grid invalid_grid() { return {{0, 0}, {0, 0}, {0, 0}, no_exponent, invalid}; }
+
+// One term t added on the grid of binade e.
+VQ_HD inline Grid term_grid(double t, int e) {
+    if (e == no_exponent) return invalid_grid();
+    const double tau = t * power_of_two(52 - e);  // exact: a power of two in range
+    if (!(std::fabs(tau) < double(1LL << 54))) return invalid_grid();  // NaN too
+    const double whole = std::floor(tau);
+    const double fraction = tau - whole;  // exact
+    const long long f = static_cast<long long>(whole);
+    Grid g;
+    for (int p = 0; p < 2; ++p) {
+        // A tie goes to the even one of K + f and K + f + 1.
+        const bool up = fraction > 0.5 || (fraction == 0.5 && ((p + f) & 1) != 0);
+        g.step[p] = f + (up ? 1 : 0);
+        g.low[p] = f;
+        g.high[p] = f + 1;
+    }
+    g.exponent = e;
+    g.state = valid;
+    return g;
+}
+
+VQ_HD inline bool out_of_range(long long v) { return v > limit || v < -limit; }
+
+// `a` followed by `b`.
+VQ_HD inline Grid then(const Grid& a, const Grid& b) {
+    if (a.state == empty) return b;
+    if (b.state == empty) return a;
+    if (a.state != valid || b.state != valid || a.exponent != b.exponent) return invalid_grid();
+    Grid g;
+    for (int p = 0; p < 2; ++p) {
+        const long long q = (p + a.step[p]) & 1;
+        g.step[p] = a.step[p] + b.step[q];
+        const long long low = a.step[p] + b.low[q];
+        const long long high = a.step[p] + b.high[q];
+        g.low[p] = a.low[p] < low ? a.low[p] : low;
+        g.high[p] = a.high[p] > high ? a.high[p] : high;
+        if (out_of_range(g.step[p]) || out_of_range(g.low[p]) || out_of_range(g.high[p]))
+            return invalid_grid();
+    }
+    g.exponent = a.exponent;
+    g.state = valid;
+    return g;
+}
+
+// Adds the run `g` summarises to `sum` and returns true when that is provably the serial result;
+// otherwise leaves `sum` alone and returns false.
+VQ_HD inline bool apply(const Grid& g, double& sum) {
+    if (g.state == empty) return true;
+    if (g.state != valid) return false;
+    const double scaled = sum * power_of_two(52 - g.exponent);  // exact
+    if (!(std::fabs(scaled) < double(two_53))) return false;
+    const long long k = static_cast<long long>(scaled);
+    if (double(k) != scaled) return false;  // sum is not on the binade's grid
+    const int p = int(k & 1);
+    const long long low = k + g.low[p];
+    const long long high = k + g.high[p];
+    const bool positive = low >= two_52 && high <= two_53;
+    const bool negative = low > -two_53 && high <= -two_52;
+    if (!positive && !negative) return false;
+    sum = double(k + g.step[p]) * power_of_two(g.exponent - 52);  // |K| <= 2^53: exact
+    return true;
+}
+
+// The summary of a lane's terms: term(i) for i in [first, end), in order.
+template <typename TermAt>
+VQ_HD Grid lane_grid(const TermAt& term, long long first, long long end, int e) {
+    Grid g = empty_grid();
+    for (long long i = first; i < end; ++i) g = then(g, term_grid(term(i), e));
+    return g;
+}
+
+// The number of Grids of level 0 (chunks), 1 (groups) and 2 (super-groups) for `count` terms.
+VQ_HD inline long long level_size(int level, long long count) {
+    long long size = (count + chunk_terms - 1) / chunk_terms;
+    for (int l = 0; l < level; ++l) size = (size + fan_out - 1) / fan_out;
+    return size;
+}
+
+// Level `Level`'s Grids [first, end) applied to `sum` in order, descending where one fails.
+// `context.template grids<L>(first, n)` gives level L's Grids first .. first + n - 1 (n <= 32);
+// `context.add_serially(sum, first, end)` adds terms [first, end) one by one, in order.
+template <int Level, typename Context>
+VQ_HD void walk_level(Context& context, long long first, long long end, long long count,
+                      double& sum) {
+    for (long long window = first; window < end; window += fan_out) {
+        const int n = int(end - window < fan_out ? end - window : fan_out);
+        const Grid* grids = context.template grids<Level>(window, n);
+        for (int j = 0; j < n; ++j) {
+            if (apply(grids[j], sum)) continue;
+            const long long index = window + j;
+            if constexpr (Level == 0) {
+                const long long last = (index + 1) * chunk_terms;
+                sum = context.add_serially(sum, index * chunk_terms, last < count ? last : count);
+            } else {
+                const long long below = level_size(Level - 1, count);
+                const long long last = (index + 1) * fan_out;
+                walk_level<Level - 1>(context, index * fan_out, last < below ? last : below, count,
+                                      sum);
+            }
+        }
+    }
+}
+
+// The CPU twin's serial sum of `count` terms, from the three levels of Grids built as above.
+template <typename Context>
+VQ_HD double walk(Context& context, long long count) {
+    double sum = 0;
+    walk_level<2>(context, 0, level_size(2, count), count, sum);
+    return sum;
+}
+
+}  // namespace vq::ssim::ordered

@@ -177,6 +177,10 @@ cached() {
 make_natural() {
   local size=$1 n=$2 stem=$dir/natural_$1
   cached "$stem" natural "$size" "$n" && return 0
+  if [ -f "$dir/natural_ref_$size.seed.y4m" ] && [ -f "$dir/natural_dist_$size.seed.y4m" ]; then
+    repeat_clips natural "$size" "$n" "$dir/natural_ref_$size.seed.y4m" "$dir/natural_dist_$size.seed.y4m"
+    return 0
+  fi
   have_x264 || return 1
   echo "bench_cli.sh: making $n frames of natural content at $size (once)" >&2
   local ff=(ffmpeg -hide_banner -loglevel error -y)
@@ -199,15 +203,26 @@ make_banded() {
   cached "$stem" banded "$size" "$n" && return 0
   [ -x "$synth" ] || { echo "bench_cli.sh: $synth not found" >&2; exit 1; }
   "$synth" --scene banded_gradient --size "$size" --frames "$small" --y4m --ref "$stem.ref.part" --dist "$stem.dist.part"
-  local copies=$(( (n + small - 1) / small )) side
+  repeat_clips banded "$size" "$n" "$stem.ref.part" "$stem.dist.part"
+  rm -f "$stem.ref.part" "$stem.dist.part"
+}
+
+# repeat_clips CONTENT SIZE N REF DIST: CONTENT_{ref,dist}_SIZE.y4m, the frames of the Y4M clips REF
+# and DIST (the same count) repeated to N or more. Seed clips (natural_{ref,dist}_SIZE.seed.y4m in
+# $VQ_BENCH_DIR, made where ffmpeg is) give natural content where ffmpeg is missing.
+repeat_clips() {
+  local content=$1 size=$2 n=$3 side seeds
+  seeds=$(grep -ao FRAME "$4" | wc -l)
+  [ "$seeds" -gt 0 ] || { echo "bench_cli.sh: $4 holds no frame" >&2; exit 1; }
+  local copies=$(( (n + seeds - 1) / seeds ))
   for side in ref dist; do
-    local part=$stem.$side.part out=$dir/banded_${side}_$size.y4m header
+    local part out=$dir/${content}_${side}_$size.y4m header
+    if [ "$side" = ref ]; then part=$4; else part=$5; fi
     header=$(head -n 1 "$part" | wc -c)
     head -c "$header" "$part" > "$out"
     for _ in $(seq "$copies"); do tail -c +$((header + 1)) "$part" >> "$out"; done
-    rm -f "$part"
   done
-  echo $((copies * small)) > "$stem.frames"
+  echo $((copies * seeds)) > "$dir/${content}_$size.frames"
 }
 
 # --- timing ---

@@ -82,6 +82,8 @@ run_sanitize() {
   local clip; clip=$(fixture testsrc_576x324_8b_420) || { failed+=(fixtures); return; }
   local cli=("$bin/vq" -r "$clip/ref.y4m" -d "$clip/dist.y4m" --feature psnr=enable_apsnr=true --feature ciede
              --feature cambi=full_ref=true -m version=vmaf_v0.6.1 -m version=vmaf_v0.6.1neg:name=vmaf_neg
+             --feature float_ssim --feature float_ms_ssim --feature psnr_hvs
+             --feature speed_chroma --feature speed_temporal
              --backend cuda --frame_cnt 4 --json -o "$scratch/sanitize.json")
   local cases='CudaExecutor.Pipelines*:CudaExecutor.Pinned*:*CudaPsnrParity*/10bit_yuv420:*CudaCiedeParity.Random*/8bit_yuv422_reference422'
   cases+=':*CudaCambiStages*/0_*:*CudaCambiStages*/2_*:*CudaCambiStages*/*9_bit*:*CudaCambiStages*/*full_ref_true_src*'

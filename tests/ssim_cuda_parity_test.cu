@@ -115,9 +115,9 @@ TEST_P(CudaSsimGolden, EveryFrameBitExact) {
     const ScoreTable table =
         score_on(Backend::cuda, {c.request}, fixture_frames(fixtures, c.fixture));
     ASSERT_EQ(table.receipts().at(0).backend, "cuda");
+    const nlohmann::json golden = read_golden(c);  // named: items() must not outlive it
     std::vector<std::string> outputs;
-    for (const auto& [key, value] : read_golden(c)["frames"][0]["metrics"].items())
-        outputs.push_back(key);
+    for (const auto& [key, value] : golden["frames"][0]["metrics"].items()) outputs.push_back(key);
     ASSERT_EQ(table.column_count(), outputs.size());
     expect_golden_outputs(table, c, outputs);
 }

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "io/scale.hpp"
 #include "vq/error.hpp"
 #include "vq/input.hpp"
 

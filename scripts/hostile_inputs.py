@@ -110,7 +110,10 @@ def try_resources(c):
     for limit in ("400000", "600000", "900000"):
         r = run(c.vq, ["-r", big, "-d", big, "-q", "--feature", "psnr", "-w", "8192", "-h",
                        "8192", "-p", "420", "-b", "8", "--threads", "2"], "ulimit -v " + limit)
-        c.case(k, "ulimit -v " + limit, r.status == 1 and r.output.count("\n") == 1)
+        # Near the edge (900 MB) the run may fit, depending on when each buffer is taken: then it
+        # must give the right score (identical inputs: PSNR's 60 dB ceiling on every plane).
+        fitted = r.status == 0 and r.output.count("60.000000") == 9
+        c.case(k, "ulimit -v " + limit, fitted or (r.status == 1 and r.output.count("\n") == 1))
     for flag in ("--threads", "--decode-threads"):
         r = run(c.vq, ["-r", clip, "-d", clip, "-q", "--feature", "psnr", flag, "3000"])
         c.case(k, flag + " 3000", r.status == 0 and r.seconds < 10)

@@ -1,6 +1,6 @@
 // libFuzzer target for the names the writers print: a score or aggregate name is either refused
 // (vq::Error) or written so that JSON parses and the XML and CSV need no escaping. The input is
-// split at NUL bytes into names.
+// split at NUL bytes into names. Each table is written plain and with --pool/--shots pooling.
 #include <cstddef>
 #include <cstdint>
 #include <sstream>
@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "vq/error.hpp"
+#include "vq/pooling.hpp"
 #include "vq/report.hpp"
 #include "vq/scores.hpp"
 
@@ -36,14 +37,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         }
         if (name.find_first_of("\"<>&',\\ \n\r\t") != std::string::npos) __builtin_trap();
     }
-    std::ostringstream json;
-    vq::write_report(json, table, vq::OutputFormat::json, vq::NumberStyle::libvmaf_default(),
-                     {"fuzz"});
-    if (!nlohmann::json::accept(json.str())) __builtin_trap();
-    for (const auto format :
-         {vq::OutputFormat::xml, vq::OutputFormat::csv, vq::OutputFormat::sub}) {
-        std::ostringstream out;
-        vq::write_report(out, table, format, vq::NumberStyle::libvmaf_default(), {"fuzz"});
+    // Once as libvmaf writes it, once with --pool p5,p50 and one shot from frame 0.
+    vq::PoolingRequest pooled;
+    pooled.percentiles = vq::parse_pool_list("p5,p50");
+    pooled.shots = vq::parse_shot_list("0\n", "fuzz-shots");
+    for (const vq::ReportInfo& info :
+         {vq::ReportInfo{"fuzz", {}}, vq::ReportInfo{"fuzz", vq::pool_extra(table, pooled)}}) {
+        std::ostringstream json;
+        vq::write_report(json, table, vq::OutputFormat::json, vq::NumberStyle::libvmaf_default(), info);
+        if (!nlohmann::json::accept(json.str())) __builtin_trap();
+        for (const auto format :
+             {vq::OutputFormat::xml, vq::OutputFormat::csv, vq::OutputFormat::sub}) {
+            std::ostringstream out;
+            vq::write_report(out, table, format, vq::NumberStyle::libvmaf_default(), info);
+        }
     }
     return 0;
 }

@@ -136,6 +136,15 @@ TEST(ExtraPooling, ShotPastTheRunIsAnErrorNamingItsLine) {
         "--shots s.txt line 3: frame 10 is past the last frame scored (9)");
 }
 
+// Found by fuzz_report_names: a table with no frame made every start "past the last frame
+// scored (18446744073709551615)".
+TEST(ExtraPooling, TableWithoutFramesHasNoShots) {
+    ScoreTable table;
+    table.add_column("x");
+    const ExtraPooling extra = pool_extra(table, request("p50", "0\n"));
+    EXPECT_TRUE(extra.shots.empty());
+}
+
 std::string written(const ScoreTable& table, OutputFormat format, const ExtraPooling& extra) {
     std::ostringstream out;
     write_report(out, table, format, NumberStyle::significant(6), {"test", extra});

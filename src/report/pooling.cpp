@@ -150,7 +150,9 @@ ExtraPooling pool_extra(const ScoreTable& table, const PoolingRequest& request) 
     for (std::size_t column = 0; column < table.column_count(); ++column)
         extra.percentiles.push_back(
             percentiles_of(table, column, 0, table.frame_count(), request.percentiles));
-    if (!request.shots) return extra;
+    // A table without frames (nothing scored) has no shots to pool, rather than every start
+    // being "past the last frame".
+    if (!request.shots || table.frame_count() == 0) return extra;
 
     const ShotList& shots = *request.shots;
     std::vector<std::size_t> starts = shots.starts;

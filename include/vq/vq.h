@@ -61,6 +61,8 @@ typedef enum vq_pooling {
     VQ_POOL_HARMONIC_MEAN = 3
 } vq_pooling;
 
+/* The structs below are part of the ABI: their fields change only with the soname's major
+ * version. */
 typedef struct vq_config {
     unsigned threads;   /* CPU worker threads; 0 = every core */
     size_t subsample;   /* score only frames whose index is a multiple of this; 0 or 1 = all */

@@ -4,10 +4,11 @@
 # installed tree twice, once through pkg-config and once as a CMake project with find_package(vq),
 # and both programs run.
 #
-# Usage: install_test.sh CMAKE BUILD_DIR SOURCE_DIR WORK_DIR [EXTRA_CFLAGS]
+# Usage: install_test.sh CMAKE GENERATOR BUILD_DIR SOURCE_DIR WORK_DIR [EXTRA_CFLAGS]
+# GENERATOR: the build's own CMake generator (the machine may have ninja and no make).
 # EXTRA_CFLAGS: the sanitizer flags of a -DVQ_SANITIZE=ON build, whose library needs their runtime.
 set -euo pipefail
-cmake=$1 build=$2 source=$3 work=$4 extra_cflags=${5:-}
+cmake=$1 generator=$2 build=$3 source=$4 work=$5 extra_cflags=${6:-}
 
 rm -rf "$work"
 mkdir -p "$work"
@@ -39,7 +40,7 @@ find_package(vq 0 REQUIRED)
 add_executable(example example.c)
 target_link_libraries(example PRIVATE vq::vq)
 CMAKE
-"$cmake" -S "$work/project" -B "$work/project/build" -DCMAKE_PREFIX_PATH="$prefix" \
+"$cmake" -S "$work/project" -B "$work/project/build" -G "$generator" -DCMAKE_PREFIX_PATH="$prefix" \
     -DCMAKE_C_FLAGS="-std=c99 -Wall -Wextra -pedantic -Werror $extra_cflags" \
     > "$work/project.log"
 "$cmake" --build "$work/project/build" >> "$work/project.log"
@@ -51,4 +52,27 @@ cat "$work/out_pc.txt"
 # The example prints each score's mean: VMAF's and PSNR's among them.
 grep -Eq '^vmaf [0-9]+\.[0-9]+$' "$work/out_pc.txt"
 grep -Eq '^psnr_y [0-9]+\.[0-9]+$' "$work/out_pc.txt"
+
+# The installed library finds its FFmpeg module beside itself: a file that is not Y4M reaches
+# FFmpeg (which refuses it) or, in a build without FFmpeg, the message saying so.
+cat > "$work/files.c" <<'C'
+#include <stdio.h>
+#include <vq/vq.h>
+int main(int argc, char** argv) {
+    vq_result* result;
+    (void)argc;
+    if (vq_run_files(argv[1], argv[1], NULL, NULL, NULL, &result) == VQ_OK) return 1;
+    printf("%s\n", vq_last_error());
+    return 0;
+}
+C
+# shellcheck disable=SC2046
+cc -std=c99 $extra_cflags "$work/files.c" -o "$work/files" $(pkg-config --cflags --libs vq) \
+    -Wl,-rpath,"$libdir"
+"$work/files" "$work/example.c" > "$work/files.txt"
+cat "$work/files.txt"
+if grep -q "cannot load the FFmpeg module" "$work/files.txt"; then
+    echo "the installed libvq.so does not find its FFmpeg module" >&2
+    exit 1
+fi
 echo "install_test: ok"

@@ -24,7 +24,8 @@
  * Ownership: every handle a function hands out is the caller's, freed with its _destroy function
  * (NULL is accepted and ignored). A result outlives the session it came from. Strings the library
  * returns belong to the handle and stay valid until it is destroyed, except for last-error
- * messages, which stay valid until the next failing call on the same handle or thread. */
+ * messages, which stay valid until the next failing call on the same handle or thread, and a
+ * running session's score names (vq_session_score_name), valid until its next push or finish. */
 #ifndef VQ_VQ_H
 #define VQ_VQ_H
 

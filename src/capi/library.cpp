@@ -1,10 +1,11 @@
 // The entry points that need no handle: the version, status names and the default configuration.
+#include "config.hpp"
 #include "vq/vq.h"
 
 const char* vq_version(void) { return VQ_VERSION_STRING; }
 
 const char* vq_status_string(vq_status status) {
-    switch (status) {
+    switch (vq::capi::raw_value(status)) {  // any int a C caller passes
         case VQ_OK: return "ok";
         case VQ_ERROR_USAGE: return "usage error";
         case VQ_ERROR_RUNTIME: return "runtime error";

@@ -1,6 +1,9 @@
 // A finished run's scores (vq.h "Results").
+#include <iterator>
+
 #include <fmt/format.h>
 
+#include "config.hpp"
 #include "guard.hpp"
 #include "handles.hpp"
 #include "table_reads.hpp"
@@ -73,12 +76,13 @@ vq_status vq_result_pooled(const vq_result* result, size_t score, vq_pooling met
         call.require(value != nullptr, "value is NULL");
         call.require(present != nullptr, "present is NULL");
         require_index(score, table.column_count(), "score", call);
-        call.require(method >= VQ_POOL_MIN && method <= VQ_POOL_HARMONIC_MEAN,
-                     fmt::format("method is {}, not a vq_pooling", static_cast<int>(method)));
         static constexpr vq::PoolingMethod methods[] = {
             vq::PoolingMethod::min, vq::PoolingMethod::max, vq::PoolingMethod::mean,
             vq::PoolingMethod::harmonic_mean};
-        const auto pooled = table.pooled(score, methods[method]);
+        const auto index = vq::capi::raw_value(method);
+        call.require(index < std::size(methods),
+                     fmt::format("method is {}, not a vq_pooling", index));
+        const auto pooled = table.pooled(score, methods[index]);
         *present = pooled.has_value();
         *value = pooled.value_or(0);
     });

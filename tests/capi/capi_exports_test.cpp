@@ -1,8 +1,8 @@
 // libvq.so exports exactly the functions vq.h declares (and its symbol version), nothing of the
 // C++ library inside it.
+#include <cctype>
 #include <cstdio>
 #include <fstream>
-#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -11,18 +11,28 @@
 
 namespace {
 
-// The functions vq.h declares: every NAME( outside comments.
+// The functions vq.h declares: every vq_NAME followed by '(' outside comments. (Scanned by hand:
+// std::regex draws GCC's -Wmaybe-uninitialized false positives under the sanitizers.)
 std::set<std::string> declared_functions() {
     std::ifstream file(VQ_HEADER_PATH);
     std::stringstream text;
     text << file.rdbuf();
-    const std::string code =
-        std::regex_replace(text.str(), std::regex(R"(/\*[\s\S]*?\*/)"), std::string());
+    std::string code = text.str();
+    for (std::size_t open; (open = code.find("/*")) != std::string::npos;)
+        code.erase(open, code.find("*/", open) + 2 - open);
+    const auto is_name_char = [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+    };
     std::set<std::string> names;
-    const std::regex declaration(R"(\b(vq_\w+)\s*\()");
-    for (auto it = std::sregex_iterator(code.begin(), code.end(), declaration);
-         it != std::sregex_iterator(); ++it)
-        names.insert((*it)[1]);
+    for (std::size_t at = code.find("vq_"); at != std::string::npos;
+         at = code.find("vq_", at + 1)) {
+        if (at > 0 && is_name_char(code[at - 1])) continue;
+        std::size_t end = at;
+        while (end < code.size() && is_name_char(code[end])) ++end;
+        std::size_t next = end;
+        while (next < code.size() && std::isspace(static_cast<unsigned char>(code[next]))) ++next;
+        if (next < code.size() && code[next] == '(') names.insert(code.substr(at, end - at));
+    }
     return names;
 }
 

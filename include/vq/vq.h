@@ -40,9 +40,9 @@ extern "C" {
 
 typedef enum vq_status {
     VQ_OK = 0,
-    VQ_ERROR_USAGE = 1,            /* a bad request: feature or model string, format, call order */
-    VQ_ERROR_RUNTIME = 2,          /* a failure while reading or computing, or out of memory */
-    VQ_ERROR_INVALID_ARGUMENT = 3  /* a null pointer, an index out of range, a too-small stride */
+    VQ_ERROR_USAGE = 1,           /* a bad request: feature or model string, format, call order */
+    VQ_ERROR_RUNTIME = 2,         /* a failure while reading or computing, or out of memory */
+    VQ_ERROR_INVALID_ARGUMENT = 3 /* a null pointer, an index out of range, a too-small stride */
 } vq_status;
 
 typedef enum vq_backend { VQ_BACKEND_CPU = 0, VQ_BACKEND_CUDA = 1, VQ_BACKEND_AUTO = 2 } vq_backend;
@@ -82,7 +82,8 @@ typedef struct vq_format {
 /* One picture in the caller's memory, copied by vq_session_push. Plane 0 is Y, 1 Cb, 2 Cr
  * (1 and 2 are ignored for VQ_CHROMA_400); chroma planes of odd sizes round up. Samples are
  * uint8_t for 8-bit video and uint16_t (the machine's byte order, which vq requires to be little
- * endian) for 9..16 bits. stride: bytes from one row's start to the next, at least a row's bytes. */
+ * endian) for 9..16 bits. stride: bytes from one row's start to the next, at least a row's bytes.
+ */
 typedef struct vq_picture {
     const void* data[3];
     ptrdiff_t stride[3];
@@ -165,8 +166,8 @@ vq_status vq_result_frame_count(const vq_result* result, size_t* frames);
 vq_status vq_result_score_count(const vq_result* result, size_t* count);
 vq_status vq_result_score_name(const vq_result* result, size_t score, const char** name);
 /* *present = 0 when the frame has no value for this score (a frame the subsample skips). */
-vq_status vq_result_frame_value(const vq_result* result, size_t score, size_t frame,
-                                double* value, int* present);
+vq_status vq_result_frame_value(const vq_result* result, size_t score, size_t frame, double* value,
+                                int* present);
 /* *present = 0 when a selected frame lacks the value or no frame is selected. */
 vq_status vq_result_pooled(const vq_result* result, size_t score, vq_pooling method, double* value,
                            int* present);

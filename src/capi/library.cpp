@@ -6,10 +6,10 @@ const char* vq_version(void) { return VQ_VERSION_STRING; }
 
 const char* vq_status_string(vq_status status) {
     switch (vq::capi::raw_value(status)) {  // any int a C caller passes
-        case VQ_OK: return "ok";
-        case VQ_ERROR_USAGE: return "usage error";
-        case VQ_ERROR_RUNTIME: return "runtime error";
-        case VQ_ERROR_INVALID_ARGUMENT: return "invalid argument";
+    case VQ_OK: return "ok";
+    case VQ_ERROR_USAGE: return "usage error";
+    case VQ_ERROR_RUNTIME: return "runtime error";
+    case VQ_ERROR_INVALID_ARGUMENT: return "invalid argument";
     }
     return "unknown status";
 }

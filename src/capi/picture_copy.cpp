@@ -20,7 +20,8 @@ Picture copy_picture(const vq_picture& picture, const char* name, const VideoFor
     }
     // The session's allocator (pinned memory for CUDA), or ordinary memory when it has none.
     const std::size_t bytes = format.frame_bytes();
-    Picture copy(format, allocate ? allocate(bytes) : std::make_shared_for_overwrite<std::byte[]>(bytes));
+    Picture copy(format,
+                 allocate ? allocate(bytes) : std::make_shared_for_overwrite<std::byte[]>(bytes));
     for (int p = 0; p < format.plane_count(); ++p) {
         const std::size_t row_bytes = format.plane_width(p) * format.bytes_per_sample();
         const auto* source = static_cast<const std::byte*>(picture.data[p]);

@@ -20,8 +20,8 @@ const vq::ScoreTable& table_of(const vq_result* result, const Call& call) {
 }
 
 void require_index(std::size_t index, std::size_t count, const char* what, const Call& call) {
-    call.require(index < count, fmt::format("{} {} is out of range ({} {}s)", what, index, count,
-                                            what));
+    call.require(index < count,
+                 fmt::format("{} {} is out of range ({} {}s)", what, index, count, what));
 }
 
 }  // namespace
@@ -59,8 +59,8 @@ vq_status vq_result_score_name(const vq_result* result, size_t score, const char
     });
 }
 
-vq_status vq_result_frame_value(const vq_result* result, size_t score, size_t frame,
-                                double* value, int* present) {
+vq_status vq_result_frame_value(const vq_result* result, size_t score, size_t frame, double* value,
+                                int* present) {
     const Call call = call_on("vq_result_frame_value", result);
     return guarded(call, [&] {
         const vq::ScoreTable& table = table_of(result, call);

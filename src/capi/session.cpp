@@ -88,8 +88,8 @@ vq_status vq_session_push(vq_session* session, const vq_picture* reference,
         const auto allocate = session->session.buffer_allocator();
         vq::FramePair pair;
         if (reference)
-            pair.reference = vq::capi::copy_picture(*reference, "reference", *session->format,
-                                                    allocate, call);
+            pair.reference =
+                vq::capi::copy_picture(*reference, "reference", *session->format, allocate, call);
         pair.distorted =
             vq::capi::copy_picture(*distorted, "distorted", *session->format, allocate, call);
         session->session.push(std::move(pair));

@@ -17,12 +17,13 @@ const char* score_name(const ScoreTable& table, std::size_t score, const Call& c
     return table.name(score).c_str();
 }
 
-void frame_value(const ScoreTable& table, std::size_t score, std::size_t frame,
-                 std::size_t frames, double* value, int* present, const Call& call) {
+void frame_value(const ScoreTable& table, std::size_t score, std::size_t frame, std::size_t frames,
+                 double* value, int* present, const Call& call) {
     call.require(value != nullptr, "value is NULL");
     call.require(present != nullptr, "present is NULL");
     require_score(table, score, call);
-    call.require(frame < frames, fmt::format("frame {} is out of range ({} frames)", frame, frames));
+    call.require(frame < frames,
+                 fmt::format("frame {} is out of range ({} frames)", frame, frames));
     const auto found = table.value(score, frame);
     *present = found.has_value();
     *value = found.value_or(0);

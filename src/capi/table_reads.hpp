@@ -12,7 +12,7 @@ namespace vq::capi {
 const char* score_name(const ScoreTable& table, std::size_t score, const Call& call);
 
 // frame must be below `frames` (the table's frames, or a session's ready ones).
-void frame_value(const ScoreTable& table, std::size_t score, std::size_t frame,
-                 std::size_t frames, double* value, int* present, const Call& call);
+void frame_value(const ScoreTable& table, std::size_t score, std::size_t frame, std::size_t frames,
+                 double* value, int* present, const Call& call);
 
 }  // namespace vq::capi

@@ -37,7 +37,8 @@ std::optional<std::filesystem::path> own_library() {
 
 std::string module_path() {
     if (const char* chosen = std::getenv(ffmpeg_module_variable); chosen && *chosen) return chosen;
-    if (const auto library = own_library()) return (library->parent_path() / ffmpeg_module_file).string();
+    if (const auto library = own_library())
+        return (library->parent_path() / ffmpeg_module_file).string();
     std::error_code error;
     const std::filesystem::path program = std::filesystem::read_symlink("/proc/self/exe", error);
     if (error) return ffmpeg_module_file;  // no /proc: let the loader search its usual places

@@ -31,9 +31,9 @@ void expect_failure(vq_status actual, vq_status status, const std::string& handl
 }
 
 // The same, reading the messages only after the call.
-#define EXPECT_FAILURE(call, status, handle_message, expected)       \
-    do {                                                              \
-        const vq_status actual_status = (call);                       \
+#define EXPECT_FAILURE(call, status, handle_message, expected)           \
+    do {                                                                 \
+        const vq_status actual_status = (call);                          \
         expect_failure(actual_status, status, handle_message, expected); \
     } while (0)
 
@@ -68,8 +68,8 @@ TEST(Capi, CreationFailuresAreOnTheThreadsLastError) {
     vq_config config = vq_config_default();
     config.backend = static_cast<vq_backend>(7);
     vq_session* session = nullptr;
-    EXPECT_FAILURE(vq_session_create(&config, &session), VQ_ERROR_INVALID_ARGUMENT,
-                   vq_last_error(), "vq_session_create: config->backend is 7, not a vq_backend");
+    EXPECT_FAILURE(vq_session_create(&config, &session), VQ_ERROR_INVALID_ARGUMENT, vq_last_error(),
+                   "vq_session_create: config->backend is 7, not a vq_backend");
     EXPECT_EQ(session, nullptr);
 }
 
@@ -102,14 +102,14 @@ TEST_F(CapiSession, NullPointersAreInvalidArguments) {
                    "vq_session_add_model: request is NULL");
     EXPECT_FAILURE(vq_session_start(session, nullptr), VQ_ERROR_INVALID_ARGUMENT, error(),
                    "vq_session_start: format is NULL");
-    EXPECT_FAILURE(vq_session_needs_reference(session, nullptr), VQ_ERROR_INVALID_ARGUMENT,
-                   error(), "vq_session_needs_reference: needs_reference is NULL");
+    EXPECT_FAILURE(vq_session_needs_reference(session, nullptr), VQ_ERROR_INVALID_ARGUMENT, error(),
+                   "vq_session_needs_reference: needs_reference is NULL");
     start_psnr();
     FlatPicture picture;
-    EXPECT_FAILURE(vq_session_push(session, &picture.picture, nullptr),
-                   VQ_ERROR_INVALID_ARGUMENT, error(), "vq_session_push: distorted is NULL");
-    EXPECT_FAILURE(vq_session_push(session, nullptr, &picture.picture),
-                   VQ_ERROR_INVALID_ARGUMENT, error(),
+    EXPECT_FAILURE(vq_session_push(session, &picture.picture, nullptr), VQ_ERROR_INVALID_ARGUMENT,
+                   error(), "vq_session_push: distorted is NULL");
+    EXPECT_FAILURE(vq_session_push(session, nullptr, &picture.picture), VQ_ERROR_INVALID_ARGUMENT,
+                   error(),
                    "vq_session_push: reference is NULL, and the session's features need it");
     picture.picture.data[2] = nullptr;
     EXPECT_FAILURE(vq_session_push(session, &picture.picture, &picture.picture),
@@ -178,8 +178,8 @@ TEST_F(CapiSession, CallsOutOfOrderAreUsageErrors) {
     // Scores of frames not yet ready cannot be read.
     double value = 0;
     int present = 0;
-    EXPECT_FAILURE(vq_session_frame_value(session, 0, 0, &value, &present), VQ_ERROR_USAGE,
-                   error(), "vq_session_frame_value: frame 0 is not ready yet (0 frames ready)");
+    EXPECT_FAILURE(vq_session_frame_value(session, 0, 0, &value, &present), VQ_ERROR_USAGE, error(),
+                   "vq_session_frame_value: frame 0 is not ready yet (0 frames ready)");
     ASSERT_EQ(vq_session_push(session, &picture.picture, &picture.picture), VQ_OK);
     ASSERT_EQ(vq_session_finish(session, &result), VQ_OK);
     EXPECT_FAILURE(vq_session_push(session, &picture.picture, &picture.picture), VQ_ERROR_USAGE,
@@ -210,14 +210,14 @@ TEST_F(CapiSession, ResultIndicesOutOfRangeAreInvalidArguments) {
                    result_error(), "vq_result_score_name: score 3 is out of range (3 scores)");
     double value = 0;
     int present = 0;
-    EXPECT_FAILURE(vq_result_frame_value(result, 0, 1, &value, &present),
-                   VQ_ERROR_INVALID_ARGUMENT, result_error(),
-                   "vq_result_frame_value: frame 1 is out of range (1 frames)");
+    EXPECT_FAILURE(vq_result_frame_value(result, 0, 1, &value, &present), VQ_ERROR_INVALID_ARGUMENT,
+                   result_error(), "vq_result_frame_value: frame 1 is out of range (1 frames)");
     EXPECT_FAILURE(vq_result_pooled(result, 0, static_cast<vq_pooling>(4), &value, &present),
                    VQ_ERROR_INVALID_ARGUMENT, result_error(),
                    "vq_result_pooled: method is 4, not a vq_pooling");
     EXPECT_FAILURE(vq_result_aggregate(result, 0, &name, &value), VQ_ERROR_INVALID_ARGUMENT,
-                   result_error(), "vq_result_aggregate: aggregate 0 is out of range (0 aggregates)");
+                   result_error(),
+                   "vq_result_aggregate: aggregate 0 is out of range (0 aggregates)");
     EXPECT_FAILURE(vq_result_frame_count(nullptr, nullptr), VQ_ERROR_INVALID_ARGUMENT,
                    vq_last_error(), "vq_result_frame_count: result is NULL");
     // The slot keeps its last failure across calls that succeed.

@@ -37,8 +37,7 @@ std::set<std::string> declared_functions() {
 }
 
 TEST(CapiExports, OnlyTheHeadersFunctions) {
-    const std::string command =
-        std::string("nm -D --defined-only ") + VQ_LIBRARY_PATH + " 2>&1";
+    const std::string command = std::string("nm -D --defined-only ") + VQ_LIBRARY_PATH + " 2>&1";
     FILE* pipe = popen(command.c_str(), "r");
     ASSERT_NE(pipe, nullptr);
     std::string output;

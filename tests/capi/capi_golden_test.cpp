@@ -21,12 +21,17 @@ void PrintTo(const CapiGolden& c, std::ostream* out) { *out << c.golden; }
 
 const CapiGolden cases[] = {
     {"grad_576x324_8b_420", "grad_576x324_8b_420__vmaf.json", nullptr, "version=vmaf_v0.6.1", {}},
-    {"grad_576x324_10b_420", "grad_576x324_10b_420__vmaf.json", nullptr, "version=vmaf_v0.6.1",
-     {}},
-    {"grad_576x324_8b_420", "grad_576x324_8b_420__feat.json", "psnr", nullptr,
+    {"grad_576x324_10b_420", "grad_576x324_10b_420__vmaf.json", nullptr, "version=vmaf_v0.6.1", {}},
+    {"grad_576x324_8b_420",
+     "grad_576x324_8b_420__feat.json",
+     "psnr",
+     nullptr,
      {"psnr_y", "psnr_cb", "psnr_cr"}},
-    {"grad_576x324_10b_420", "grad_576x324_10b_420__psnr_opts.json",
-     "psnr=enable_mse=true:enable_apsnr=true", nullptr, {}},
+    {"grad_576x324_10b_420",
+     "grad_576x324_10b_420__psnr_opts.json",
+     "psnr=enable_mse=true:enable_apsnr=true",
+     nullptr,
+     {}},
 };
 
 using ResultPtr = std::unique_ptr<vq_result, decltype(&vq_result_destroy)>;
@@ -36,8 +41,7 @@ class CapiGoldenRun : public ::testing::TestWithParam<CapiGolden> {};
 
 // Pushes the fixture's frames from padded caller memory on `backend`, reading the settled frames
 // while the run goes; the result matches the golden and the settled reads.
-void score_pushed(const std::filesystem::path& fixtures, const CapiGolden& c,
-                  vq_backend backend) {
+void score_pushed(const std::filesystem::path& fixtures, const CapiGolden& c, vq_backend backend) {
     const Clip clip = read_y4m(fixtures / c.fixture / "ref.y4m");
     const Clip distorted = read_y4m(fixtures / c.fixture / "dist.y4m");
     vq_config config = vq_config_default();
@@ -133,14 +137,13 @@ TEST_P(CapiGoldenRun, ReadFromFiles) {
     EXPECT_STREQ(backend, "cpu");
 }
 
-INSTANTIATE_TEST_SUITE_P(Goldens, CapiGoldenRun, ::testing::ValuesIn(cases),
-                         [](const auto& info) {
-                             std::string name = info.param.golden.substr(
-                                 0, info.param.golden.size() - std::string(".json").size());
-                             for (char& ch : name)
-                                 if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-                             return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(Goldens, CapiGoldenRun, ::testing::ValuesIn(cases), [](const auto& info) {
+    std::string name =
+        info.param.golden.substr(0, info.param.golden.size() - std::string(".json").size());
+    for (char& ch : name)
+        if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+    return name;
+});
 
 }  // namespace
 }  // namespace vq::test

@@ -65,7 +65,8 @@ Clip read_y4m(const std::filesystem::path& path) {
             if (tag.starts_with("C444")) clip.format.chroma = VQ_CHROMA_444;
             // C420p10: the bit depth after the chroma; C420jpeg and the like are 8-bit.
             const std::string depth = tag.substr(std::min<std::size_t>(tag.size(), 4));
-            if (depth.size() > 1 && depth[0] == 'p' && std::isdigit(static_cast<unsigned char>(depth[1])))
+            if (depth.size() > 1 && depth[0] == 'p' &&
+                std::isdigit(static_cast<unsigned char>(depth[1])))
                 clip.format.bit_depth = std::stoi(depth.substr(1));
         }
     }

@@ -29,8 +29,8 @@ protected:
     ~FfmpegModule() = default;  // the module owns it for the life of the process
 };
 
-// The module's file name: beside the executable, unless the environment variable
-// ffmpeg_module_variable gives a path.
+// The module's file name: beside the executable, or beside libvq.so when the library is the C
+// interface's shared library, unless the environment variable ffmpeg_module_variable gives a path.
 inline constexpr char ffmpeg_module_file[] = "libvq_ffmpeg.so";
 inline constexpr char ffmpeg_module_variable[] = "VQ_FFMPEG_MODULE";
 

@@ -1,8 +1,10 @@
 // Finding and loading the FFmpeg module (see ffmpeg_module.hpp); built only with FFmpeg.
 #include <dlfcn.h>
+#include <link.h>
 
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -22,8 +24,20 @@ std::string loader_error() {
     return why ? why : "unknown error";
 }
 
+// The shared library this code is linked into (libvq.so), or nothing when it is in the program.
+std::optional<std::filesystem::path> own_library() {
+    Dl_info info;
+    link_map* object = nullptr;
+    if (!dladdr1(reinterpret_cast<void*>(&ffmpeg_module), &info, reinterpret_cast<void**>(&object),
+                 RTLD_DL_LINKMAP) ||
+        !object || !object->l_name || !*object->l_name)
+        return std::nullopt;  // the program's own link map has no name
+    return std::filesystem::path(object->l_name);
+}
+
 std::string module_path() {
     if (const char* chosen = std::getenv(ffmpeg_module_variable); chosen && *chosen) return chosen;
+    if (const auto library = own_library()) return (library->parent_path() / ffmpeg_module_file).string();
     std::error_code error;
     const std::filesystem::path program = std::filesystem::read_symlink("/proc/self/exe", error);
     if (error) return ffmpeg_module_file;  // no /proc: let the loader search its usual places

@@ -58,8 +58,13 @@ auto SessionObject::locked(Work&& work) {
     return work();
 }
 
+Session& SessionObject::session() {
+    if (!session_) throw usage_error("the session has finished; start a new one");
+    return *session_;
+}
+
 bool SessionObject::needs_reference() {
-    return locked([&] { return session_->needs_reference(); });
+    return locked([&] { return session().needs_reference(); });
 }
 
 bool SessionObject::started() {
@@ -69,8 +74,9 @@ bool SessionObject::started() {
 void SessionObject::start(int width, int height, int bit_depth, const std::string& chroma) {
     const VideoFormat format = make_format(width, height, bit_depth, chroma);
     locked([&] {
+        Session& session = this->session();
         py::gil_scoped_release release;
-        session_->start(format);
+        session.start(format);
         format_ = format;
         started_ = true;
     });
@@ -87,37 +93,38 @@ py::object SessionObject::format() {
 
 void SessionObject::push(py::handle reference, py::handle distorted) {
     locked([&] {
-        if (!started_ || finished_)
-            throw usage_error("push() needs a started, unfinished session");
-        const BufferAllocator allocator = session_->buffer_allocator();
+        Session& session = this->session();
+        if (!started_) throw usage_error("push() needs a started session");
+        const BufferAllocator allocator = session.buffer_allocator();
         FramePair pair;
         pair.distorted = picture_from(distorted, "dist", format_, allocator);
-        if (!reference.is_none() && session_->needs_reference())
+        if (!reference.is_none() && session.needs_reference())
             pair.reference = picture_from(reference, "ref", format_, allocator);
-        else if (session_->needs_reference())
+        else if (session.needs_reference())
             throw usage_error("ref: the requested features need a reference frame, got None");
         py::gil_scoped_release release;
-        session_->push(std::move(pair));
+        session.push(std::move(pair));
         ++pushed_;
     });
 }
 
 py::dict SessionObject::finish() {
     return locked([&] {
-        if (!started_ || finished_)
-            throw usage_error("finish() needs a started, unfinished session");
-        finished_ = true;
+        Session& session = this->session();
+        if (!started_) throw usage_error("finish() needs a started session");
         std::optional<ScoreTable> table;
         {
             py::gil_scoped_release release;
-            table = session_->finish();
+            table = session.finish();
+            // Gone at once, and with it every frame it still held (the caller's arrays).
+            session_.reset();
         }
         return result_dict(*table);
     });
 }
 
 py::list SessionObject::receipts() {
-    return locked([&] { return receipt_list(session_->receipts()); });
+    return locked([&] { return receipt_list(session().receipts()); });
 }
 
 std::size_t SessionObject::frames_pushed() {

@@ -43,11 +43,13 @@ private:
     template <typename Work>
     auto locked(Work&& work);
 
+    // The session, until finish() ends it; throws vq::Error (usage) after.
+    Session& session();
+
     std::mutex mutex_;
     std::unique_ptr<Session> session_;
     VideoFormat format_;
     bool started_ = false;
-    bool finished_ = false;
     std::size_t pushed_ = 0;
 };
 

@@ -44,7 +44,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (const vq::ReportInfo& info :
          {vq::ReportInfo{"fuzz", {}}, vq::ReportInfo{"fuzz", vq::pool_extra(table, pooled)}}) {
         std::ostringstream json;
-        vq::write_report(json, table, vq::OutputFormat::json, vq::NumberStyle::libvmaf_default(), info);
+        vq::write_report(json, table, vq::OutputFormat::json, vq::NumberStyle::libvmaf_default(),
+                         info);
         if (!nlohmann::json::accept(json.str())) __builtin_trap();
         for (const auto format :
              {vq::OutputFormat::xml, vq::OutputFormat::csv, vq::OutputFormat::sub}) {

@@ -16,7 +16,9 @@ using namespace device_math;
 
 TEST(AdmCudaMath, ReciprocalIsTheDivTable) {
     for (int n = -32768; n <= 32768; ++n) {
-        if (n != 0) ASSERT_EQ(reciprocal(n), div_table[div_table_centre + n]) << n;
+        if (n != 0) {
+            ASSERT_EQ(reciprocal(n), div_table[div_table_centre + n]) << n;
+        }
     }
 }
 

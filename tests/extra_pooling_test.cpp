@@ -185,7 +185,7 @@ TEST(ExtraPooling, NoRequestLeavesEveryFormatUnchanged) {
     for (const OutputFormat format :
          {OutputFormat::json, OutputFormat::xml, OutputFormat::csv, OutputFormat::sub}) {
         std::ostringstream plain;
-        write_report(plain, table, format, NumberStyle::significant(6), {"test"});
+        write_report(plain, table, format, NumberStyle::significant(6), {"test", {}});
         EXPECT_EQ(written(table, format, pool_extra(table, {})), plain.str());
     }
 }

@@ -101,12 +101,13 @@ TEST_P(FfmpegLossless, ContainerScoresEqualTheY4mScoresBitForBit) {
                          dir / "mixed.csv"),
                   expected)
             << encoding;
-        if (!expected_model.empty())
+        if (!expected_model.empty()) {
             EXPECT_EQ(scores("-r " + quoted(dir / ("ref_" + encoding)) + " -d " +
                                  quoted(dir / ("dist_" + encoding)) + features,
                              dir / "model.csv", model),
                       expected_model)
                 << encoding << " with the VMAF model";
+        }
     }
 }
 

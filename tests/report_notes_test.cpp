@@ -16,7 +16,7 @@ namespace {
 std::string json_of(const ScoreTable& table) {
     std::ostringstream out;
     write_report(out, table, OutputFormat::json, NumberStyle::libvmaf_default(),
-                 ReportInfo{"3.2.0"});
+                 ReportInfo{"3.2.0", {}});
     return out.str();
 }
 

@@ -31,7 +31,7 @@ std::string fmt(double value) { return format_number(value, libvmaf_style); }
 std::string write(const ScoreTable& table, OutputFormat format,
                   const NumberStyle& style = libvmaf_style, const std::string& version = "3.2.0") {
     std::ostringstream out;
-    write_report(out, table, format, style, ReportInfo{version});
+    write_report(out, table, format, style, ReportInfo{version, {}});
     return out.str();
 }
 

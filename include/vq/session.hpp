@@ -85,6 +85,16 @@ public:
     // picture or a backend failure.
     void push(FramePair pair);
 
+    // Frames [0, frames_ready()) have every score final, the models' included. It grows as push()
+    // commits frames (a frame is committed once the backends are done with it and every earlier
+    // frame is); a feature that completes a frame late (motion2 takes the next frame's SAD) holds
+    // the newest committed frame back until the next one. After finish(): every frame pushed.
+    std::size_t frames_ready() const;
+
+    // The scores so far (after start(), before finish()): the columns finish() returns, final for
+    // the frames below frames_ready(). Valid until the next push() or finish().
+    const ScoreTable& scores() const;
+
     // Waits for every pushed frame and returns the scores. The session cannot be used afterwards.
     ScoreTable finish();
 

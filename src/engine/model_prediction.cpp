@@ -32,12 +32,12 @@ void ModelPrediction::add_columns(ScoreTable& table) {
     }
 }
 
-void ModelPrediction::predict(ScoreTable& table, std::size_t frames) const {
+void ModelPrediction::predict(ScoreTable& table, std::size_t first, std::size_t end) const {
     std::vector<double> inputs, outputs;
     for (const Run& run : models_) {
         inputs.resize(run.feature_columns.size());
         outputs.resize(run.output_columns.size());
-        for (std::size_t frame = 0; frame < frames; ++frame) {
+        for (std::size_t frame = first; frame < end; ++frame) {
             if (!table.frame_selected(frame)) continue;
             bool complete = true;
             for (std::size_t k = 0; k < inputs.size() && complete; ++k) {

@@ -1,5 +1,6 @@
 // The session's VMAF models: each model's parsed file, where its features' columns and its own
-// scores are in the table, and the prediction of every frame after the flush (spec/vmaf.md).
+// scores are in the table, and the prediction of each frame once its features are final
+// (spec/vmaf.md).
 #pragma once
 
 #include <cstddef>
@@ -19,9 +20,9 @@ public:
     // would write a name already written.
     void add_columns(ScoreTable& table);
 
-    // Every selected frame of `frames` whose model features all exist gets its model scores
+    // Every selected frame of [first, end) whose model features all exist gets its model scores
     // (spec/vmaf.md §5, §8).
-    void predict(ScoreTable& table, std::size_t frames) const;
+    void predict(ScoreTable& table, std::size_t first, std::size_t end) const;
 
 private:
     struct Run {

@@ -1,7 +1,7 @@
 // Session: the façade over its parts. It keeps the requests and binds each to a twin; the
 // scheduler (frame_scheduler.hpp) runs the frames, the table assembly (table_assembly.hpp) turns
 // their blocks into the ScoreTable, and the model prediction (model_prediction.hpp) adds the
-// models' scores at the end.
+// models' scores to each frame once every feature has settled it.
 #include "vq/session.hpp"
 
 #include <algorithm>
@@ -54,6 +54,8 @@ struct Session::Impl {
     bool finished = false;
     bool needs_reference = false;
     std::size_t pushed = 0;
+    std::size_t committed = 0;
+    std::size_t settled = 0;        // frames whose every score is final: [0, settled)
     std::size_t history_depth = 0;  // earlier reference pictures any feature reads
     std::chrono::steady_clock::time_point first_push;
 
@@ -62,6 +64,7 @@ struct Session::Impl {
     void check_cuda_device() const;
     void init_features();
     void commit_oldest();
+    void settle(std::size_t end, bool end_of_run);
     bool add_request(const FeatureRequest& request, OnCollision on_collision);
     model::ModelSet add_model_extractors(std::string_view text);
 };
@@ -207,7 +210,21 @@ ReadAheadPlan Session::read_ahead_plan() const {
     return impl_->scheduler ? impl_->scheduler->read_ahead_plan() : ReadAheadPlan();
 }
 
-void Session::Impl::commit_oldest() { assembly->commit(features, scheduler->collect_oldest()); }
+void Session::Impl::commit_oldest() {
+    assembly->commit(features, scheduler->collect_oldest());
+    ++committed;
+    std::size_t end = committed;
+    for (const BoundFeature& bound : features)
+        end = std::min(end, bound.feature->frames_settled(committed));
+    if (end > settled) settle(end, false);
+}
+
+// Frames [settled, end) get their flushed outputs, then their models' scores.
+void Session::Impl::settle(std::size_t end, bool end_of_run) {
+    assembly->flush(features, settled, end, end_of_run);
+    models.predict(assembly->table(), settled, end);
+    settled = end;
+}
 
 void Session::push(FramePair pair) {
     Impl& s = *impl_;
@@ -238,10 +255,17 @@ ScoreTable Session::finish() {
     while (!s.scheduler->empty()) s.commit_oldest();
     s.scheduler->drop_history();
     s.finished = true;
-    s.assembly->flush(s.features, s.pushed);
-    s.models.predict(s.assembly->table(), s.pushed);
+    s.settle(s.pushed, true);
     s.assembly->add_run_results(s.features);
     return s.assembly->finish(s.pushed, s.first_push);
+}
+
+std::size_t Session::frames_ready() const { return impl_->settled; }
+
+const ScoreTable& Session::scores() const {
+    if (!impl_->assembly || impl_->finished)
+        throw usage_error("scores() needs a started, unfinished session");
+    return impl_->assembly->table();
 }
 
 const std::vector<FeatureReceipt>& Session::receipts() const {

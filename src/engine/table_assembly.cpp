@@ -62,17 +62,18 @@ void TableAssembly::commit(std::vector<BoundFeature>& features, const CollectedF
     }
 }
 
-void TableAssembly::flush(std::vector<BoundFeature>& features, std::size_t frames) {
-    table_.set_frame_count(frames);
+void TableAssembly::flush(std::vector<BoundFeature>& features, std::size_t first, std::size_t end,
+                          bool end_of_run) {
+    if (end_of_run) table_.set_frame_count(end);
     for (BoundFeature& bound : features) {
         if (bound.flushed_columns.empty()) continue;
         std::vector<std::vector<double>> columns(bound.flushed_columns.size(),
-                                                 std::vector<double>(frames, std::nan("")));
-        bound.feature->flush(columns);
+                                                 std::vector<double>(end - first, std::nan("")));
+        bound.feature->flush(first, end_of_run, columns);
         for (std::size_t c = 0; c < columns.size(); ++c)
-            for (std::size_t frame = 0; frame < frames; ++frame)
-                if (!std::isnan(columns[c][frame]))
-                    table_.set(bound.flushed_columns[c], frame, columns[c][frame]);
+            for (std::size_t frame = first; frame < end; ++frame)
+                if (!std::isnan(columns[c][frame - first]))
+                    table_.set(bound.flushed_columns[c], frame, columns[c][frame - first]);
     }
 }
 

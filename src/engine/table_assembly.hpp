@@ -1,6 +1,6 @@
 // The session's table assembly: the ScoreTable's columns in libvmaf's order, the receipts, and
-// each committed frame's result blocks turned into scores (Feature::finish), then the flushed
-// columns, aggregates, receipt notes and speed at the end of the run.
+// each committed frame's result blocks turned into scores (Feature::finish), the flushed columns
+// as frames settle, then the aggregates, receipt notes and speed at the end of the run.
 #pragma once
 
 #include <chrono>
@@ -32,8 +32,10 @@ public:
     // In frame order: each feature that ran on the frame turns its block into scores.
     void commit(std::vector<BoundFeature>& features, const CollectedFrame& frame);
 
-    // After the last of `frames` frames: the frame count and the flushed columns.
-    void flush(std::vector<BoundFeature>& features, std::size_t frames);
+    // The flushed columns of frames [first, end), which every feature has settled
+    // (Feature::frames_settled) or, with end_of_run, which end the run.
+    void flush(std::vector<BoundFeature>& features, std::size_t first, std::size_t end,
+               bool end_of_run);
 
     // What the features say about the whole run: aggregates, and their receipts' notes.
     void add_run_results(const std::vector<BoundFeature>& features);

@@ -62,13 +62,20 @@ public:
     // In frame order, on one thread: block -> scores (scores.size() == outputs().size()).
     virtual void finish(std::span<const std::byte> block, std::span<double> scores) = 0;
 
-    // Outputs known only after the last frame (motion2 of frame i needs frame i+1). Their
-    // columns follow every feature's outputs() columns, in feature order.
+    // Outputs a frame gets only once later frames are finished (motion2 of frame i needs frame
+    // i+1's SAD). Their columns follow every feature's outputs() columns, in feature order.
     virtual std::vector<std::string> flushed_outputs() const { return {}; }
 
-    // After the last finish(): fills columns[k][frame] for flushed output k. Each column has one
-    // entry per frame pushed; entries of frames the feature did not finish are ignored.
-    virtual void flush(std::span<std::vector<double>> /*columns*/) {}
+    // Of the first `finished` frames, how many have final flushed outputs while the run goes on
+    // (the rest wait for later frames, or for the end of the run).
+    virtual std::size_t frames_settled(std::size_t finished) const { return finished; }
+
+    // Writes the flushed outputs of frames [first, first + columns[k].size()): columns[k][i] is
+    // output k of frame first + i, NaN where it has none. During the run the frames are settled
+    // ones (frames_settled()); with end_of_run, finish() has seen its last frame, and the range
+    // ends there. Called with consecutive ranges, each frame once.
+    virtual void flush(std::size_t /*first*/, bool /*end_of_run*/,
+                       std::span<std::vector<double>> /*columns*/) {}
 
     // Whole-run values, after the last frame.
     virtual std::vector<Aggregate> aggregates() const { return {}; }
@@ -105,11 +112,12 @@ const Block& block_as(std::span<const std::byte> bytes) {
 //
 // Scorer must have init(format), outputs() and finish(const Scorer::Block&, scores); it may have
 // uses_reference(), every_frame(), outputs_listed_first(), history(), flushed_outputs(),
-// flush(columns), aggregates(). A twin whose raw per-frame result differs from Scorer::Block
-// (fixed-point sums, a device block) names it as RawBlock and provides `Scorer::Block
-// to_block(const RawBlock&)` beside it, found by argument-dependent lookup: the one place where
-// that twin's result becomes the block. When the conversion needs the run's configuration, it is
-// `Scorer::Block to_block(const RawBlock&, const Scorer&)` instead.
+// frames_settled(finished), flush(first, end_of_run, columns), aggregates(). A twin whose raw
+// per-frame result differs from Scorer::Block (fixed-point sums, a device block) names it as
+// RawBlock and provides `Scorer::Block to_block(const RawBlock&)` beside it, found by
+// argument-dependent lookup: the one place where that twin's result becomes the block. When the
+// conversion needs the run's configuration, it is `Scorer::Block to_block(const RawBlock&, const
+// Scorer&)` instead.
 template <typename Base, typename Scorer, typename RawBlock = typename Scorer::Block>
 class ScorerTwin : public Base {
 public:
@@ -164,8 +172,16 @@ public:
         else
             return {};
     }
-    void flush(std::span<std::vector<double>> columns) override {
-        if constexpr (requires { scorer_.flush(columns); }) scorer_.flush(columns);
+    std::size_t frames_settled(std::size_t finished) const override {
+        if constexpr (requires { scorer_.frames_settled(finished); })
+            return scorer_.frames_settled(finished);
+        else
+            return finished;
+    }
+    void flush(std::size_t first, bool end_of_run,
+               std::span<std::vector<double>> columns) override {
+        if constexpr (requires { scorer_.flush(first, end_of_run, columns); })
+            scorer_.flush(first, end_of_run, columns);
     }
     std::vector<Aggregate> aggregates() const override {
         if constexpr (requires { scorer_.aggregates(); })

@@ -80,37 +80,53 @@ std::vector<std::string> Scorer::flushed_outputs() const {
     return {"integer_motion2" + options_.output_suffix, "integer_motion3" + options_.output_suffix};
 }
 
-// spec/vmaf-v1.md §3, which covers vmaf.md §3.3 and the five-frame window in one rule.
-void Scorer::flush(std::span<std::vector<double>> columns) const {
-    const std::vector<double>& s = sad_scores_;
-    const std::size_t n = s.size();
-    const std::size_t first = std::size_t(options_.lag());  // the first frame that has a SAD
-    const auto min = [](double a, double b) { return a < b ? a : b; };
-    const auto clip = [&](double x) {
-        const double blended = x * options_.blend_factor +
-                               (1.0 - options_.blend_factor) * min(options_.blend_offset, x);
-        return min(blended, options_.max_value);
-    };
-    std::vector<double>& motion2 = columns[0];
-    std::vector<double>& motion3 = columns[1];
-    const double stamp = n > first ? clip(s[first]) : 0.0;
-    double previous = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-        if (i < first)
-            motion2[i] = 0;
-        else if (i == n - 1)
-            motion2[i] = s[i];
-        else if (const std::size_t before = options_.five_frame_window ? i - 1 : i; before >= first)
-            motion2[i] = min(s[before], s[i + 1]);
-        else
-            motion2[i] = s[i + 1];
+// spec/vmaf-v1.md §3, which covers vmaf.md §3.3 and the five-frame window in one rule: the
+// frames before the first SAD get 0 (motion2) and the first SAD, clipped (motion3); the last frame
+// keeps its own SAD; every other frame takes the smaller of its neighbours' (the five-frame window:
+// the previous and the next frame's) or the next frame's alone where it has no earlier SAD.
+namespace {
+// The reference's MIN(a, b): b when a is not the smaller (std::min returns a on a tie).
+double smaller(double a, double b) { return a < b ? a : b; }
+}  // namespace
 
-        if (i < first) {
-            motion3[i] = stamp;
+double Scorer::motion2(std::size_t frame, bool last) const {
+    const std::vector<double>& s = sad_scores_;
+    const std::size_t first_sad = std::size_t(options_.lag());
+    if (frame < first_sad) return 0;
+    if (last) return s[frame];
+    const std::size_t before = options_.five_frame_window ? frame - 1 : frame;
+    return before >= first_sad ? smaller(s[before], s[frame + 1]) : s[frame + 1];
+}
+
+double Scorer::clip(double motion) const {
+    const double blended = motion * options_.blend_factor +
+                           (1.0 - options_.blend_factor) * smaller(options_.blend_offset, motion);
+    return smaller(blended, options_.max_value);
+}
+
+std::size_t Scorer::frames_settled(std::size_t finished) const {
+    return finished > std::size_t(options_.lag()) ? finished - 1 : 0;
+}
+
+void Scorer::flush(std::size_t first, bool end_of_run,
+                   std::span<std::vector<double>> columns) const {
+    const std::size_t n = sad_scores_.size();
+    const std::size_t first_sad = std::size_t(options_.lag());
+    const double stamp = n > first_sad ? clip(sad_scores_[first_sad]) : 0.0;
+    std::vector<double>& motion2_column = columns[0];
+    std::vector<double>& motion3_column = columns[1];
+    // motion3 averages with the previous frame's clipped motion2 (the stamp before the first SAD).
+    double previous = first == 0 || first - 1 < first_sad ? stamp : clip(motion2(first - 1, false));
+    for (std::size_t i = 0; i < motion2_column.size(); ++i) {
+        const std::size_t frame = first + i;
+        const double m2 = motion2(frame, end_of_run && frame == n - 1);
+        motion2_column[i] = m2;
+        if (frame < first_sad) {
+            motion3_column[i] = stamp;
             previous = stamp;
         } else {
-            const double clipped = clip(motion2[i]);
-            motion3[i] = options_.moving_average ? (clipped + previous) / 2.0 : clipped;
+            const double clipped = clip(m2);
+            motion3_column[i] = options_.moving_average ? (clipped + previous) / 2.0 : clipped;
             previous = clipped;
         }
     }

@@ -42,7 +42,8 @@ struct Options {
     int lag() const { return five_frame_window ? 2 : 1; }
 };
 
-// Host side of both twins: SAD -> sad_score in frame order, then motion2/motion3 at flush.
+// Host side of both twins: SAD -> sad_score in frame order, then motion2/motion3 of each frame
+// once the next frame is finished (the last frame's at the end of the run).
 class Scorer {
 public:
     using Block = motion::Block;
@@ -56,9 +57,14 @@ public:
     std::vector<std::string> outputs() const;
     void finish(const Block& block, std::span<double> scores);
     std::vector<std::string> flushed_outputs() const;
-    void flush(std::span<std::vector<double>> columns) const;
+    // A frame's motion2 takes the next frame's SAD, and the first frames' motion3 the first SAD.
+    std::size_t frames_settled(std::size_t finished) const;
+    void flush(std::size_t first, bool end_of_run, std::span<std::vector<double>> columns) const;
 
 private:
+    double motion2(std::size_t frame, bool last) const;
+    double clip(double motion) const;
+
     Options options_;
     double samples_ = 0;              // luma samples per frame
     std::vector<double> sad_scores_;  // s[i] of every finished frame, in order

@@ -87,6 +87,7 @@ class Session:
     ) -> None:
         features, models = requests(features, models)
         self._lock = threading.Lock()
+        self._delivered = 0  # frames handed out by new_scores()
         self._bit_depth = bit_depth if bit_depth is not None else (format.bit_depth if format else None)
         self._native = _vq.Session(features, models, backend, threads, subsample, gpu)
         if format is not None:
@@ -129,6 +130,36 @@ class Session:
                 format = infer_format(dist, self._bit_depth, "dist")
                 self._native.start(format.width, format.height, format.bit_depth, format.chroma)
             self._native.push(ref, dist)
+
+    @property
+    def frames_ready(self) -> int:
+        """Frames [0, frames_ready) have every score final, the models' included (0 before the
+        first push). It grows as push() commits frames: a frame is committed once the backends
+        are done with it and with every earlier frame, and a score that needs the next frame
+        (motion2, hence VMAF) holds the newest frame back until then."""
+        return self._native.frames_ready()
+
+    def scores(self, first: int = 0) -> np.ndarray:
+        """The final scores of frames [first, frames_ready), as Result.frames holds them: a
+        structured array with "frame" and one float64 field per score (with subsample=N, only
+        every Nth frame). The same numbers finish() returns for those frames."""
+        with self._lock:
+            return self._native.ready_scores(first)
+
+    def new_scores(self) -> np.ndarray:
+        """The frames that became final since the previous call (all of them the first time), as
+        scores() returns them: call it after each push() to follow a run as it goes::
+
+            for ref, dist in frames:
+                session.push(ref, dist)
+                for record in session.new_scores():
+                    print(record["frame"], record["vmaf"])
+            rest = session.finish()   # every frame, those not yet handed out included
+        """
+        with self._lock:
+            records = self._native.ready_scores(self._delivered)
+            self._delivered = max(self._delivered, self._native.frames_ready())
+            return records
 
     def finish(self) -> Result:
         """Waits for every pushed frame and returns the scores. The session cannot be used

@@ -91,6 +91,8 @@ PYBIND11_MODULE(_vq, module) {
              py::arg("bit_depth"), py::arg("chroma"))
         .def("format", &SessionObject::format)
         .def("push", &SessionObject::push, py::arg("reference"), py::arg("distorted"))
+        .def("frames_ready", &SessionObject::frames_ready)
+        .def("ready_scores", &SessionObject::ready_scores, py::arg("first"))
         .def("finish", &SessionObject::finish)
         .def("receipts", &SessionObject::receipts)
         .def("frames_pushed", &SessionObject::frames_pushed);

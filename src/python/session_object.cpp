@@ -108,6 +108,18 @@ void SessionObject::push(py::handle reference, py::handle distorted) {
     });
 }
 
+std::size_t SessionObject::frames_ready() {
+    return locked([&]() -> std::size_t { return started_ ? session().frames_ready() : 0; });
+}
+
+py::object SessionObject::ready_scores(std::size_t first) {
+    return locked([&] {
+        Session& session = this->session();
+        if (!started_) throw usage_error("scores are there once the session has started");
+        return frame_array(session.scores(), first, session.frames_ready());
+    });
+}
+
 py::dict SessionObject::finish() {
     return locked([&] {
         Session& session = this->session();

@@ -33,6 +33,10 @@ public:
     // (width, height, bit_depth, chroma) once started, else None.
     pybind11::object format();
     void push(pybind11::handle reference, pybind11::handle distorted);
+    // Frames whose every score is final (Session::frames_ready()).
+    std::size_t frames_ready();
+    // The final scores of frames [first, frames_ready()) as frame_array() makes them.
+    pybind11::object ready_scores(std::size_t first);
     pybind11::dict finish();
     pybind11::list receipts();
     std::size_t frames_pushed();

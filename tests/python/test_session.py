@@ -161,3 +161,24 @@ def test_to_pandas_indexes_by_frame():
     assert isinstance(table, pandas.DataFrame)
     assert list(table.columns) == ["psnr_y", "psnr_cb", "psnr_cr"]
     assert list(table.index) == [0, 1]
+
+
+def test_scores_stream_out_as_frames_complete_and_equal_finish():
+    refs, dists = clip(10)
+    session = vq.Session(format=VIDEO, threads=2, features=["psnr"], models=["version=vmaf_v0.6.1"])
+    assert session.frames_ready == 0
+    streamed, ready = [], []
+    for ref, dist in zip(refs, dists):
+        session.push(ref, dist)
+        streamed.append(session.new_scores())
+        ready.append(session.frames_ready)
+    assert ready == sorted(ready) and ready[-1] >= 1
+    so_far = session.scores()
+    assert len(so_far) == ready[-1]
+    streamed = np.concatenate(streamed)
+    assert list(streamed["frame"]) == list(range(ready[-1]))  # each frame once, in order
+    result = session.finish()
+    assert streamed.dtype == result.frames.dtype
+    for name in result.names:  # bit-equal to finish()'s, the models' scores included
+        assert np.array_equal(streamed[name], result.frames[name][:len(streamed)]), name
+        assert np.array_equal(so_far[name], result.frames[name][:len(so_far)]), name

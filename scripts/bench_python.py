@@ -8,7 +8,9 @@
   push planes     vq.Session.push of (Y, U, V) tuples, already in memory (copied)
 
 Each way runs on N frames and on `small` frames; per frame = (t(N) - t(small)) / (N - small), the
-start-up cancelled out, and whole = t(N) / N. Times are medians of --runs runs. Every way must give
+start-up cancelled out, and whole = t(N) / N; beside the wall time, the CPU time the run used (the
+CLI's process, or this one's), which a busy machine disturbs less. Times are medians of --runs
+runs. Every way must give
 the same pooled VMAF (checked). The clip: natural content (a Mandelbrot zoom over a gradient with
 temporal noise, x264 CRF 12 vs CRF 32, as scripts/bench_cli.sh makes it) when ffmpeg has libx264,
 else vq-synth's textured scene; made once in --dir.
@@ -18,6 +20,7 @@ else vq-synth's textured scene; made once in --dir.
 """
 
 import argparse
+import resource
 import shutil
 import statistics
 import subprocess
@@ -123,12 +126,20 @@ def main() -> None:
             ("push planes", push(ref_planes, dist_planes))]
     vmaf = {}
     timings = {name: {args.small: [], args.frames: []} for name, _ in ways}
+    cpu_times = {name: {args.small: [], args.frames: []} for name, _ in ways}
+
+    def cpu_seconds():
+        own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(
+            resource.RUSAGE_CHILDREN)
+        return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
     for _ in range(args.runs):  # interleaved, so that a slow moment hurts every way alike
         for name, way in ways:
             for n in (args.small, args.frames):
-                start = time.perf_counter()
+                start, cpu_start = time.perf_counter(), cpu_seconds()
                 result = way(n)
                 timings[name][n].append(time.perf_counter() - start)
+                cpu_times[name][n].append(cpu_seconds() - cpu_start)
                 if result is not None and n == args.frames:
                     vmaf[name] = result.pooled["vmaf"]["mean"]
     if len(set(vmaf.values())) != 1:
@@ -137,15 +148,19 @@ def main() -> None:
     print(f"default VMAF (vmaf_v0.6.1), CPU, --threads {threads}, {args.size} 8-bit 4:2:0, "
           f"{args.frames} frames (per frame: t({args.frames}) - t({args.small}) over "
           f"{args.frames - args.small}), median of {args.runs}; pooled vmaf {next(iter(vmaf.values())):.6f}")
-    base = None
-    print(f"{'way':<14} {'ms/frame':>9} {'vs cli':>8} {'whole run ms/frame':>19}")
+    def per_frame(samples, name):
+        large = statistics.median(samples[name][args.frames])
+        small = statistics.median(samples[name][args.small])
+        return (large - small) / (args.frames - args.small) * 1000, large / args.frames * 1000
+
+    print(f"{'way':<14} {'wall ms/frame':>13} {'vs cli':>7} {'whole':>7} "
+          f"{'CPU ms/frame':>13} {'vs cli':>7} {'whole':>7}")
+    wall_base, cpu_base = per_frame(timings, "cli")[0], per_frame(cpu_times, "cli")[0]
     for name, _ in ways:
-        large = statistics.median(timings[name][args.frames])
-        small = statistics.median(timings[name][args.small])
-        per_frame = (large - small) / (args.frames - args.small) * 1000
-        base = base or per_frame
-        print(f"{name:<14} {per_frame:9.2f} {per_frame / base - 1:+8.1%} "
-              f"{large / args.frames * 1000:19.2f}")
+        wall, wall_whole = per_frame(timings, name)
+        cpu, cpu_whole = per_frame(cpu_times, name)
+        print(f"{name:<14} {wall:13.2f} {wall / wall_base - 1:+7.1%} {wall_whole:7.2f} "
+              f"{cpu:13.2f} {cpu / cpu_base - 1:+7.1%} {cpu_whole:7.2f}")
 
 
 if __name__ == "__main__":

@@ -4,8 +4,9 @@
 Reads every #include "..." of src/ and include/vq/, maps each file to its layer (its folder under
 src/; one unit per metric folder; include/vq is "vq"), and fails when a file includes a header of
 a layer above its own or of another unit of its own tier (metric folders never know each other),
-or when headers include each other in a cycle. The command line (src/cli) is held tighter: it
-builds against the public API alone, so it may include only include/vq's headers and its own. Run by ctest (test `layers`); prints nothing and
+or when headers include each other in a cycle. The command line (src/cli) and the Python module
+(src/python) are held tighter: they build against the public API alone, so they may include only
+include/vq's headers and their own. Run by ctest (test `layers`); prints nothing and
 exits 0 when the graph is clean.
 
 Usage: check_layers.py [REPOSITORY_ROOT]
@@ -19,7 +20,7 @@ from pathlib import Path
 # own, never one above, never another unit of its own tier. This list is the one place that says
 # so; docs/architecture.md draws it.
 TIERS = [
-    ["cli", "tools"],  # the programs
+    ["cli", "tools", "python"],  # the programs and the Python module
     ["report"],  # the writers
     ["engine"],  # the session: scheduling, executors, the frame loop
     ["model"],  # VMAF models: parsing and prediction
@@ -34,7 +35,7 @@ TIERS = [
 ]
 
 # Units that may include nothing of src/ but their own files: they build against include/vq alone.
-PUBLIC_API_ONLY = {"cli"}
+PUBLIC_API_ONLY = {"cli", "python"}
 
 # Arrows allowed to point up, each naming the including file and the unit it reaches: none today.
 # An entry is a debt; delete it with the arrow.

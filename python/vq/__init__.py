@@ -36,6 +36,10 @@ RunError = _vq.RunError
 
 __version__: str = _vq.version
 
+# Shown as vq.Session, vq.score ... in help() and reprs, where users meet them.
+for _public in (score, Session, Result, VideoFormat):
+    _public.__module__ = __name__
+
 
 def list_features() -> str:
     """Every feature, its CUDA twin and its options (what `vq --list-features` prints)."""

@@ -42,6 +42,14 @@ py::array sample_array(py::handle object, const std::string& what, const VideoFo
     return array;
 }
 
+bool interpreter_finalizing() {
+#if PY_VERSION_HEX >= 0x030D0000
+    return Py_IsFinalizing();
+#else
+    return _Py_IsFinalizing();
+#endif
+}
+
 // A buffer that borrows the array's memory: it holds a reference to the array and drops it, with
 // the GIL, from whichever thread lets the last Picture go (often a worker's).
 FrameBuffer borrow(py::array array) {
@@ -50,7 +58,7 @@ FrameBuffer borrow(py::array array) {
     return FrameBuffer(data, [owner](std::byte*) {
         // At interpreter exit the array's memory goes with the interpreter; touching it then
         // (or taking a GIL that no longer exists) would crash.
-        if (!Py_IsInitialized() || _Py_IsFinalizing()) return;
+        if (!Py_IsInitialized() || interpreter_finalizing()) return;
         const PyGILState_STATE state = PyGILState_Ensure();
         Py_DECREF(owner);
         PyGILState_Release(state);

@@ -115,7 +115,7 @@ std::size_t SessionObject::frames_ready() {
 py::object SessionObject::ready_scores(std::size_t first) {
     return locked([&] {
         Session& session = this->session();
-        if (!started_) throw usage_error("scores are there once the session has started");
+        if (!started_) throw usage_error("scores() needs a started session");
         return frame_array(session.scores(), first, session.frames_ready());
     });
 }

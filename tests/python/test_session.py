@@ -182,3 +182,58 @@ def test_scores_stream_out_as_frames_complete_and_equal_finish():
     for name in result.names:  # bit-equal to finish()'s, the models' scores included
         assert np.array_equal(streamed[name], result.frames[name][:len(streamed)]), name
         assert np.array_equal(so_far[name], result.frames[name][:len(so_far)]), name
+
+
+def test_a_session_dropped_with_frames_in_flight_lets_them_go():
+    refs, dists = clip(6)
+    before = [sys.getrefcount(d) for d in dists]
+    session = vq.Session(format=VIDEO, threads=2)
+    for i in range(6):
+        session.push(refs[i], dists[i])
+    del session  # no finish(): the workers stop, each borrowed array released with the GIL
+    gc.collect()
+    after = [sys.getrefcount(d) for d in dists]
+    assert after == before
+
+
+def test_ctrl_c_stops_a_file_run(tmp_path):
+    # The distorted input is a FIFO fed by a thread, which presses Ctrl-C (interrupt_main) once a
+    # few frames are in, then keeps feeding until the run has stopped.
+    import _thread
+    import os
+
+    import y4m
+
+    video = vq.VideoFormat(64, 48)
+    refs, dists = clip(2, video)
+    y4m.write(tmp_path / "ref.y4m", video, refs * 200)
+    fifo = tmp_path / "dist.y4m"
+    os.mkfifo(fifo)
+    stopped = threading.Event()
+    written = []
+
+    def feed():
+        with open(fifo, "wb") as out:
+            try:
+                out.write(b"YUV4MPEG2 W64 H48 F25:1 Ip A1:1 C420jpeg\n")
+                for i in range(400):
+                    out.write(b"FRAME\n" + dists[i % 2].tobytes())
+                    out.flush()
+                    written.append(i)
+                    if i == 3:
+                        _thread.interrupt_main()
+                    if stopped.is_set():
+                        return
+            except BrokenPipeError:
+                return
+
+    feeder = threading.Thread(target=feed)
+    feeder.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            vq.score(tmp_path / "ref.y4m", fifo, features=["psnr"], threads=1)
+    finally:
+        stopped.set()
+        os.close(os.open(fifo, os.O_RDONLY | os.O_NONBLOCK))  # a feeder still opening the FIFO
+        feeder.join()
+    assert len(written) < 400  # stopped between frames, not at the end of the input

@@ -17,7 +17,8 @@ Frame = Union[np.ndarray, Sequence[np.ndarray]]
 DEFAULT_MODEL = "version=vmaf_v0.6.1"
 
 
-def requests(features: Optional[Sequence[str]], models: Optional[Sequence[str]]):
+def requests(features: Optional[Sequence[str]],
+             models: Optional[Sequence[str]]) -> tuple[list[str], list[str]]:
     """The CLI's rule: with neither features nor models, libvmaf's default VMAF model."""
     features = [features] if isinstance(features, str) else list(features or [])
     models = [models] if isinstance(models, str) else list(models or [])

@@ -57,7 +57,7 @@ def score(
         backend: "cpu" (default), "cuda" or "auto" (CUDA when a usable GPU is present).
         threads: CPU worker threads; 0 = every core. Scores never depend on it.
         subsample: score only every Nth frame (libvmaf's --subsample).
-        frames: score at most this many frame pairs (libvmaf's --frame_cnt); None = all.
+        frames: score at most this many frame pairs (libvmaf's --frame_cnt); None or 0 = all.
         skip_ref, skip_dist: leading frames of each input to drop (--frame_skip_ref/_dist).
         format: for paths, the raw YUV files' format (the CLI's -w -h -p -b); for frames, the
             frames' format (needed when each frame is a single array).
@@ -94,7 +94,7 @@ def score(
     ref_frames = itertools.islice(ref, skip_ref, None) if ref is not None else itertools.repeat(None)
     pushed = 0
     for ref_frame, dist_frame in zip(ref_frames, dist_frames):
-        if frames is not None and pushed == frames:
+        if frames and pushed == frames:
             break
         session.push(ref_frame, dist_frame)
         pushed += 1

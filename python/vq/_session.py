@@ -70,6 +70,10 @@ class Session:
     "dist: expected uint16 array for 10-bit video, got uint8". Bad feature or model requests raise
     vq.UsageError; failures while computing raise vq.RunError (a RuntimeError).
 
+    Scores come out as frames complete: ``frames_ready`` counts the frames whose every score is
+    final, ``scores()`` returns them and ``new_scores()`` those not yet handed out; finish()
+    returns the whole run.
+
     A Session may be used from several threads: one call runs at a time, and none holds the GIL
     while vq computes. Frames are scored in the order push() is called.
     """

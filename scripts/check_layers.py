@@ -4,8 +4,9 @@
 Reads every #include "..." of src/ and include/vq/, maps each file to its layer (its folder under
 src/; one unit per metric folder; include/vq is "vq"), and fails when a file includes a header of
 a layer above its own or of another unit of its own tier (metric folders never know each other),
-or when headers include each other in a cycle. The command line (src/cli) and the C interface
-(src/capi) are held tighter: they build against the public API alone, so they may include only
+or when headers include each other in a cycle. The command line (src/cli), the C interface
+(src/capi) and the Python module (src/python) are held tighter: they build against the public API
+alone, so they may include only
 include/vq's headers and their own. Run by ctest (test `layers`); prints nothing and
 exits 0 when the graph is clean.
 
@@ -20,7 +21,7 @@ from pathlib import Path
 # own, never one above, never another unit of its own tier. This list is the one place that says
 # so; docs/architecture.md draws it.
 TIERS = [
-    ["cli", "tools", "capi"],  # the programs and the C interface (libvq.so)
+    ["cli", "tools", "capi", "python"],  # the programs, the C interface (libvq.so), the Python module
     ["report"],  # the writers
     ["engine"],  # the session: scheduling, executors, the frame loop
     ["model"],  # VMAF models: parsing and prediction
@@ -35,7 +36,7 @@ TIERS = [
 ]
 
 # Units that may include nothing of src/ but their own files: they build against include/vq alone.
-PUBLIC_API_ONLY = {"cli", "capi"}
+PUBLIC_API_ONLY = {"cli", "capi", "python"}
 
 # Arrows allowed to point up, each naming the including file and the unit it reaches: none today.
 # An entry is a debt; delete it with the arrow.

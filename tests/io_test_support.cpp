@@ -45,4 +45,17 @@ std::string error_of(const std::function<void()>& action, ErrorKind kind) {
     return {};
 }
 
+std::filesystem::path write_synthetic_y4m(const std::filesystem::path& path,
+                                          const VideoFormat& format, SyntheticScene scene,
+                                          bool distorted, int frames) {
+    std::string bytes = "YUV4MPEG2 W" + std::to_string(format.width) + " H" +
+                        std::to_string(format.height) + " F25:1 Ip C420\n";
+    for (int i = 0; i < frames; ++i) {
+        const Picture picture = make_synthetic_frame(format, scene, i, distorted);
+        bytes += "FRAME\n";
+        bytes.append(reinterpret_cast<const char*>(picture.data()), picture.size_bytes());
+    }
+    return write_file(path, bytes);
+}
+
 }  // namespace vq::test

@@ -5,6 +5,7 @@
 #include <functional>
 #include <string>
 
+#include "core/synthetic.hpp"
 #include "vq/error.hpp"
 #include "vq/picture.hpp"
 
@@ -21,6 +22,12 @@ std::string frame_bytes(const VideoFormat& format, int frame);
 std::string y4m_file(const std::string& header, const VideoFormat& format, int frames);
 
 std::filesystem::path write_file(const std::filesystem::path& path, const std::string& bytes);
+
+// A 4:2:0 Y4M file of frames 0..frames-1 of a synthetic scene's reference or distorted clip
+// (core/synthetic.hpp): content the metrics score as they would real video.
+std::filesystem::path write_synthetic_y4m(const std::filesystem::path& path,
+                                          const VideoFormat& format, SyntheticScene scene,
+                                          bool distorted, int frames);
 
 // The message of the vq::Error of `kind` that `action` throws; fails the test otherwise.
 std::string error_of(const std::function<void()>& action, ErrorKind kind = ErrorKind::runtime);

@@ -58,7 +58,8 @@ TEST(Arguments, LibvmafSpellings) {
                              "cambi=topk=0.2", "--frame_cnt", "5", "--subsample", "2", "--threads",
                              "3", "--precision", "max"});
     EXPECT_EQ(args.reference, "ref.y4m");
-    EXPECT_EQ(args.distorted, "dist.y4m");
+    ASSERT_EQ(args.distorted.size(), 1u);
+    EXPECT_EQ(args.distorted[0].path, "dist.y4m");
     EXPECT_EQ(args.features.size(), 2u);
     EXPECT_EQ(args.loop.frame_count, 5u);
     EXPECT_EQ(args.session.subsample, 2u);

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "vq/error.hpp"
 #include "vq/input.hpp"
 #include "vq/scores.hpp"
 #include "vq/session.hpp"
@@ -74,5 +75,29 @@ public:
 // vq::Error: usage for a bad request or option, runtime for an input that cannot be read or
 // compared (sizes, bit depths or chroma formats that differ) or a backend failure.
 ScoreTable run(const Job& job, RunObserver& observer);
+
+// One distorted input of a many-input run: the video and its own scale (else the job's).
+struct DistortedInput {
+    InputSpec video;
+    std::optional<ScaleSpec> scale;
+};
+
+// What became of one input of a many-input run: its scores, or the error that stopped it.
+struct InputOutcome {
+    std::optional<ScoreTable> scores;
+    std::optional<Error> error;
+};
+
+// Scores several distorted videos against one reference in one pass (a bitrate ladder, a codec
+// comparison): the reference is opened and decoded once and each of its pictures is shared by
+// every input's session. `inputs` take the place of job.distorted; each input's scores are bit for
+// bit those of run() with it as job.distorted (and its scale, else job.scale). An input that
+// cannot be opened, compared or read, or has no frame to score, fails alone: its outcome holds
+// the error, and the others go on. job.session.threads (0: one per core) are shared out among the
+// inputs' sessions, at least one each. The observer's notes name the inputs they are about;
+// progress() counts the frames at least one input has scored. Throws vq::Error for what fails every
+// input: a bad request, no inputs, a reference that cannot be read.
+std::vector<InputOutcome> run_many(const Job& job, const std::vector<DistortedInput>& inputs,
+                                   RunObserver& observer);
 
 }  // namespace vq

@@ -84,7 +84,15 @@ Arguments parse_arguments(int argc, char** argv) {
         "-r,--reference", args.reference,
         "reference video: .y4m, raw .yuv with -w -h -p -b, any container FFmpeg reads (mp4, mkv, "
         "webm, mov ...), or - for a Y4M stream on standard input");
-    app.add_option("-d,--distorted", args.distorted, "distorted video (as -r)");
+    std::vector<std::string> distorted;
+    app.add_option("-d,--distorted", distorted,
+                   "distorted video (as -r); repeat it to score several against the reference, "
+                   "which is read once (then -o names a folder: one output per input)")
+        ->allow_extra_args(false);
+    std::string distorted_list;
+    app.add_option("--distorted_list", distorted_list,
+                   "text file of distorted videos, one per line, each optionally followed by "
+                   "--scale WxH[:filter] (scored as more -d)");
     app.add_option("-w,--width", args.width, "raw YUV width")->check(CLI::PositiveNumber);
     app.add_option("-h,--height", args.height, "raw YUV height")->check(CLI::PositiveNumber);
     app.add_option("-p,--pixel_format", args.pixel_format, "raw YUV layout")
@@ -191,9 +199,20 @@ Arguments parse_arguments(int argc, char** argv) {
     if (args.models.empty() && args.features.empty() && !no_prediction)
         args.models.push_back(std::string(default_model));
     if (args.demo) return args;
-    if (args.reference == "-" && args.distorted == "-")
+    for (std::string& path : distorted) args.distorted.push_back({std::move(path), std::nullopt});
+    if (!distorted_list.empty()) {
+        std::vector<DistortedArgument> listed = read_distorted_list(distorted_list);
+        args.distorted.insert(args.distorted.end(), listed.begin(), listed.end());
+    }
+    if (args.distorted.empty())
+        throw usage_error("-d/--distorted is required (or --distorted_list, or --demo)");
+    const bool reads_standard_input =
+        std::any_of(args.distorted.begin(), args.distorted.end(),
+                    [](const DistortedArgument& input) { return input.path == "-"; });
+    if (args.reference == "-" && reads_standard_input)
         throw usage_error("-r and -d cannot both read standard input ('-')");
-    if (args.distorted.empty()) throw usage_error("-d/--distorted is required (or --demo)");
+    if (args.distorted.size() > 1 && reads_standard_input)
+        throw usage_error("-d -: standard input cannot be one of several distorted inputs");
     if (args.raw_input() &&
         (!args.width || !args.height || args.pixel_format.empty() || !args.bit_depth))
         throw usage_error(

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "distorted_list.hpp"
 #include "vq/input.hpp"
 #include "vq/report.hpp"
 #include "vq/run.hpp"
@@ -18,12 +19,13 @@ inline constexpr std::string_view default_model = "version=vmaf_v0.6.1";
 
 struct Arguments {
     std::string reference;
-    std::string distorted;
+    // -d (repeatable), then --distorted_list's lines. Several: one output per input (-o FOLDER/).
+    std::vector<DistortedArgument> distorted;
     int width = 0;
     int height = 0;
     std::string pixel_format;        // raw YUV: 420, 422, 444, 400
     int bit_depth = 0;               // raw YUV
-    std::optional<ScaleSpec> scale;  // --scale: the distorted video's pictures are scaled to this
+    std::optional<ScaleSpec> scale;  // --scale: the distorted videos' pictures are scaled to this
     unsigned decode_threads = 0;     // FFmpeg decoder threads per input; 0: FFmpeg's choice
     // --feature and the presets' features, in order (a preset's features yield to an earlier
     // request writing the same outputs, as in libvmaf)

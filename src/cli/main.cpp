@@ -8,6 +8,7 @@
 #include <iostream>
 #include <new>
 #include <optional>
+#include <set>
 #include <span>
 #include <system_error>
 
@@ -174,12 +175,12 @@ private:
     std::optional<ProgressLine> progress_;
 };
 
-// What `vq -r REF -d DIST ...` asks the library to do.
-Job file_job(const Arguments& args) {
+// What `vq -r REF -d DIST ...` asks the library to do, for one of the distorted inputs.
+Job file_job(const Arguments& args, const DistortedArgument& distorted) {
     Job job;
     job.reference = {args.reference, raw_format(args), args.decode_threads};
-    job.distorted = {args.distorted, raw_format(args), args.decode_threads};
-    job.scale = args.scale;
+    job.distorted = {distorted.path, raw_format(args), args.decode_threads};
+    job.scale = distorted.scale ? distorted.scale : args.scale;
     job.frames = args.loop;
     job.models = args.models;
     job.predict_models = !args.no_prediction;
@@ -195,16 +196,101 @@ ScoreTable run_files(const Job& job, const Arguments& args, bool progress_enable
     return table;
 }
 
+std::string reference_name(const Arguments& args) {
+    return args.demo ? "demo (synthetic)" : args.reference.empty() ? "(none)" : args.reference;
+}
+
 // --report: the run's page, its thumbnails read again from the job's inputs (none for the demo).
 void write_html_page(std::ostream& out, const Arguments& args, const ScoreTable& table,
                      const ExtraPooling& pooling, const Job* job) {
-    const HtmlReportInput input{args.demo ? "demo (synthetic)" : args.distorted, &table, pooling,
-                                job, "no thumbnails: the demo's frames are made, not read"};
-    write_html_report(out,
-                      args.demo                ? "demo (synthetic)"
-                      : args.reference.empty() ? "(none)"
-                                               : args.reference,
-                      std::span(&input, 1));
+    const HtmlReportInput input{args.demo ? "demo (synthetic)" : args.distorted.front().path,
+                                &table, pooling, job,
+                                "no thumbnails: the demo's frames are made, not read"};
+    write_html_report(out, reference_name(args), std::span(&input, 1));
+}
+
+// With several distorted inputs, -o names a folder, made when it ends with '/': each input's
+// scores go to FOLDER/<its file name's stem>.<format>, a stem taken before getting -2, -3 ...
+std::vector<std::string> output_paths(const Arguments& args) {
+    namespace fs = std::filesystem;
+    const fs::path folder = args.output;
+    std::error_code error;
+    if (args.output.ends_with('/')) fs::create_directories(folder, error);
+    if (error || !fs::is_directory(folder))
+        throw usage_error(fmt::format(
+            "-o/--output '{}': with several distorted inputs -o names a folder (end it with '/' "
+            "to have it made){}",
+            args.output, error ? ": " + error.message() : ""));
+    static constexpr const char* extensions[] = {"xml", "json", "csv", "sub"};
+    const char* extension = extensions[static_cast<int>(args.format)];
+    std::vector<std::string> paths;
+    std::set<std::string> taken;
+    for (const DistortedArgument& input : args.distorted) {
+        const std::string stem = fs::path(input.path).stem().string();
+        std::string name = stem;
+        for (int n = 2; !taken.insert(name).second; ++n) name = fmt::format("{}-{}", stem, n);
+        paths.push_back((folder / fmt::format("{}.{}", name, extension)).string());
+    }
+    return paths;
+}
+
+// `vq -r REF -d A -d B ...`: the reference read once (vq::run_many); each input's outputs and
+// summary as a run of its own would give them, an input that failed named with its error.
+// Returns the exit status: 0, or that of the worst failure.
+int run_many_files(const Arguments& args, bool progress_enabled) {
+    std::vector<std::optional<OutputFile>> outputs(args.distorted.size());
+    if (!args.output.empty()) {
+        const std::vector<std::string> paths = output_paths(args);
+        for (std::size_t i = 0; i < paths.size(); ++i) outputs[i].emplace(paths[i]);
+    }
+    std::optional<OutputFile> report_page;
+    if (!args.report.empty()) report_page.emplace(args.report);
+
+    std::vector<Job> jobs;  // one per input, as its own run would be: the report reads them again
+    std::vector<DistortedInput> inputs;
+    for (const DistortedArgument& distorted : args.distorted) {
+        jobs.push_back(file_job(args, distorted));
+        inputs.push_back({jobs.back().distorted, jobs.back().scale});
+    }
+    TerminalObserver observer(args, progress_enabled);
+    std::vector<InputOutcome> outcomes = vq::run_many(jobs.front(), inputs, observer);
+    observer.finish();
+
+    int status = 0;
+    const auto fail = [&](const std::string& input, const Error& error) {
+        std::cerr << fmt::format("vq: {}: {}\n", one_line(input), error.what());
+        status = std::max(status, error.kind() == ErrorKind::usage ? exit_usage : exit_runtime);
+    };
+    std::vector<HtmlReportInput> pages;
+    for (std::size_t i = 0; i < outcomes.size(); ++i) {
+        const std::string& name = args.distorted[i].path;
+        if (outcomes[i].error) {
+            fail(name, *outcomes[i].error);
+            continue;
+        }
+        const ScoreTable& table = *outcomes[i].scores;
+        announce_receipt_notes(table);
+        ReportInfo info{VQ_VERSION, {}};
+        try {
+            info.pooling = pool_extra(table, args.pooling);
+        } catch (const Error& error) {
+            fail(name, error);
+            continue;
+        }
+        if (outputs[i])
+            outputs[i]->publish([&](std::ostream& out) {
+                write_report(out, table, args.format, args.number_style, info);
+            });
+        if (progress_enabled || args.output.empty()) {
+            std::cerr << fmt::format("\n{}:\n", one_line(name));
+            print_summary(std::cerr, table, args.number_style, info.pooling);
+        }
+        pages.push_back({name, &table, std::move(info.pooling), &jobs[i], {}});
+    }
+    if (report_page)
+        report_page->publish(
+            [&](std::ostream& out) { write_html_report(out, reference_name(args), pages); });
+    return status;
 }
 
 int run(int argc, char** argv) {
@@ -227,13 +313,15 @@ int run(int argc, char** argv) {
     }
     const bool terminal = isatty(STDERR_FILENO);
     exit_cleanly_on_interrupt();
+    if (args.distorted.size() > 1) return run_many_files(args, terminal && !args.quiet);
     // Checked and opened before any work, so that a bad path fails at once, not after the run.
     std::optional<OutputFile> output;
     if (!args.output.empty()) output.emplace(args.output);
     std::optional<OutputFile> report_page;
     if (!args.report.empty()) report_page.emplace(args.report);
 
-    const std::optional<Job> job = args.demo ? std::nullopt : std::optional(file_job(args));
+    const std::optional<Job> job =
+        args.demo ? std::nullopt : std::optional(file_job(args, args.distorted.front()));
     ScoreTable table = job ? run_files(*job, args, terminal && !args.quiet)
                            : run_demo(args, terminal && !args.quiet);
     announce_receipt_notes(table);

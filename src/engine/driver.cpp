@@ -6,6 +6,13 @@
 
 namespace vq {
 
+void add_requests(Session& session, const Job& job) {
+    for (const std::string& model : job.models)
+        job.predict_models ? session.add_model(model) : session.add_model_features(model);
+    for (const JobFeature& feature : job.features)
+        session.add_feature(feature.request, feature.on_collision);
+}
+
 void check_compatible(const FrameSource& reference, const FrameSource& distorted) {
     const VideoFormat& a = reference.format();
     const VideoFormat& b = distorted.format();

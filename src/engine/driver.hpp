@@ -10,6 +10,10 @@
 
 namespace vq {
 
+// Requests the job's models and features of `session`, in libvmaf's registration order: the
+// models' features first, then the feature requests.
+void add_requests(Session& session, const Job& job);
+
 // Checks that two inputs can be compared (size, bit depth, chroma format). Throws vq::Error
 // (runtime) listing every mismatch.
 void check_compatible(const FrameSource& reference, const FrameSource& distorted);

@@ -14,11 +14,7 @@ namespace vq {
 ScoreTable run(const Job& job, RunObserver& observer) {
     const auto note = [&observer](std::string line) { observer.note(line); };
     Session session(job.session);
-    // The models' features first, then the feature requests: libvmaf's registration order.
-    for (const std::string& model : job.models)
-        job.predict_models ? session.add_model(model) : session.add_model_features(model);
-    for (const JobFeature& feature : job.features)
-        session.add_feature(feature.request, feature.on_collision);
+    add_requests(session, job);
     const bool needs_reference = session.needs_reference();
     if (needs_reference && job.reference.path.empty())
         throw usage_error("-r/--reference is required by the requested features");

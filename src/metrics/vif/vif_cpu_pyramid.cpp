@@ -9,23 +9,25 @@
 namespace vq::vif {
 namespace {
 
-// A decimated scale of one plane: uint16 samples, rows packed.
-struct ScaleImage {
-    std::vector<std::uint16_t> samples;
-    PlaneView<std::uint16_t> view;
-};
-
+// Decimates `source` into `samples` (uint16, rows packed) and returns the view of it. The buffers
+// are the thread's, kept from frame to frame: a fresh one per frame cost more than the
+// decimation itself, since the allocator maps and zero-fills new pages for each (a 1080p frame's
+// scale 1 is a megabyte per plane).
 template <typename Sample>
-ScaleImage decimated(const PlaneView<Sample>& source, int destination_scale, int bits,
-                     const Kernels& kernels) {
-    ScaleImage image;
+PlaneView<std::uint16_t> decimate_into(std::vector<std::uint16_t>& samples,
+                                       const PlaneView<Sample>& source, int destination_scale,
+                                       int bits, const Kernels& kernels) {
     const int width = source.width / 2;
     const int height = source.height / 2;
-    image.samples.resize(std::size_t(width) * std::size_t(height));
-    kernels.decimate(source, destination_scale, bits, image.samples.data());
-    image.view = {image.samples.data(), width, height, width};
-    return image;
+    samples.resize(std::size_t(width) * std::size_t(height));
+    kernels.decimate(source, destination_scale, bits, samples.data());
+    return {samples.data(), width, height, width};
 }
+
+// Each plane's scales, decimated alternately into two buffers (scale s + 1 from scale s).
+struct PyramidBuffers {
+    std::vector<std::uint16_t> ref[2], dist[2];
+};
 
 }  // namespace
 
@@ -36,15 +38,17 @@ Block compute_block(const PlaneView<Sample>& ref, const PlaneView<Sample>& dist,
     const double gain_limit = options.enhancement_gain_limit;
     if (!options.skip_scale0)
         block.scales[0] = kernels.statistics(ref, dist, 0, bit_depth, gain_limit);
-    ScaleImage ref_scale = decimated(ref, 1, bit_depth, kernels);
-    ScaleImage dist_scale = decimated(dist, 1, bit_depth, kernels);
+    thread_local PyramidBuffers buffers;
+    PlaneView<std::uint16_t> ref_scale = decimate_into(buffers.ref[0], ref, 1, bit_depth, kernels);
+    PlaneView<std::uint16_t> dist_scale =
+        decimate_into(buffers.dist[0], dist, 1, bit_depth, kernels);
     for (int scale = 1; scale < scale_count; ++scale) {
         const int bits = working_bits(scale, bit_depth);
-        block.scales[scale] =
-            kernels.statistics(ref_scale.view, dist_scale.view, scale, bits, gain_limit);
+        block.scales[scale] = kernels.statistics(ref_scale, dist_scale, scale, bits, gain_limit);
         if (scale + 1 == scale_count) break;
-        ref_scale = decimated(ref_scale.view, scale + 1, bits, kernels);
-        dist_scale = decimated(dist_scale.view, scale + 1, bits, kernels);
+        const int next = scale % 2;
+        ref_scale = decimate_into(buffers.ref[next], ref_scale, scale + 1, bits, kernels);
+        dist_scale = decimate_into(buffers.dist[next], dist_scale, scale + 1, bits, kernels);
     }
     return block;
 }

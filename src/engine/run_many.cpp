@@ -1,0 +1,178 @@
+// vq::run_many: one reference read once, each of its pictures shared by a session per distorted
+// input, with libvmaf's frame loop (driver.cpp's, per input).
+#include <algorithm>
+#include <memory>
+#include <thread>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "engine/driver.hpp"
+#include "io/frame_source.hpp"
+#include "io/open_video.hpp"
+#include "io/scale.hpp"
+#include "vq/error.hpp"
+#include "vq/run.hpp"
+
+namespace vq {
+namespace {
+
+// One distorted input's part of the run. It stops running when it ends, fails or the reference
+// ends; then its session and reader are let go at once (their frames and threads with them).
+struct InputRun {
+    std::unique_ptr<Session> session;
+    std::unique_ptr<FrameSource> source;
+    std::size_t frames = 0;  // pairs pushed
+    bool running = false;
+    InputOutcome outcome;
+
+    void stop() {
+        running = false;
+        source.reset();
+        session.reset();
+    }
+    void fail(const Error& error) {
+        outcome.error = error;
+        stop();
+    }
+    void finish(const FrameRange& range) {
+        try {
+            if (frames == 0)
+                throw runtime_error(fmt::format(
+                    "no frames to score in '{}'{}", source->path(),
+                    range.skip_distorted || range.skip_reference ? " after skipping" : ""));
+            outcome.scores = session->finish();
+            stop();
+        } catch (const Error& error) {
+            fail(error);
+        }
+    }
+};
+
+// The job's threads shared out among the inputs' sessions, at least one each.
+unsigned threads_per_input(unsigned threads, std::size_t inputs) {
+    const unsigned total = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
+    return std::max(1u, unsigned((total + inputs - 1) / inputs));
+}
+
+}  // namespace
+
+std::vector<InputOutcome> run_many(const Job& job, const std::vector<DistortedInput>& inputs,
+                                   RunObserver& observer) {
+    if (inputs.empty()) throw usage_error("no distorted input to score");
+    const auto note = [&observer](std::string line) { observer.note(line); };
+    SessionConfig config = job.session;
+    config.threads = threads_per_input(job.session.threads, inputs.size());
+
+    // The requests are checked once, by the first session: they are the same for every input.
+    std::vector<InputRun> runs(inputs.size());
+    for (InputRun& run : runs) {
+        run.session = std::make_unique<Session>(config);
+        add_requests(*run.session, job);
+    }
+    const bool needs_reference = runs.front().session->needs_reference();
+    if (needs_reference && job.reference.path.empty())
+        throw usage_error("-r/--reference is required by the requested features");
+    std::optional<OpenedInput> reference_input;
+    std::unique_ptr<FrameSource> reference;
+    if (needs_reference) {
+        reference_input = open_input(job.reference, note);
+        reference = std::move(reference_input->source);
+    }
+
+    // Each input opened and started as run() does; one that cannot be fails alone.
+    std::optional<std::size_t> expected_frames;
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+        InputRun& run = runs[i];
+        try {
+            OpenedInput opened = open_input(inputs[i].video, note);
+            run.source = std::move(opened.source);
+            if (const auto& scale = inputs[i].scale ? inputs[i].scale : job.scale)
+                run.source = scale_frames(std::move(run.source), *scale);
+            if (reference) {
+                check_compatible(*reference, *run.source);
+                if (const std::string warning = frame_rate_warning(*reference_input, opened);
+                    !warning.empty())
+                    observer.note(warning);
+            }
+            run.session->start(run.source->format());
+            if (const auto allocator = run.session->buffer_allocator())
+                run.source->set_allocator(allocator);
+            const ReadAheadPlan plan = run.session->read_ahead_plan();
+            run.source = read_ahead(std::move(run.source), plan.frames, plan.threads);
+            run.running = true;
+            if (opened.frame_count)
+                expected_frames = std::max(expected_frames.value_or(0), *opened.frame_count);
+        } catch (const Error& error) {
+            run.fail(error);
+        }
+    }
+    const auto first_running =
+        std::find_if(runs.begin(), runs.end(), [](const InputRun& run) { return run.running; });
+    if (first_running == runs.end()) {
+        std::vector<InputOutcome> outcomes;
+        for (InputRun& run : runs) outcomes.push_back(std::move(run.outcome));
+        return outcomes;
+    }
+    observer.started(first_running->session->receipts(), expected_frames);
+    if (reference) {
+        // The reference's pictures go to every session: read into the first one's memory, ahead
+        // by as much as it asks (every session asks the same of the same backend).
+        if (const auto allocator = first_running->session->buffer_allocator())
+            reference->set_allocator(allocator);
+        const ReadAheadPlan plan = first_running->session->read_ahead_plan();
+        reference = read_ahead(std::move(reference), plan.frames, plan.threads);
+    }
+
+    const FrameRange& range = job.frames;
+    if (reference)
+        for (std::size_t i = 0; i < range.skip_reference && reference->skip(); ++i) {}
+    for (InputRun& run : runs)
+        for (std::size_t i = 0; run.running && i < range.skip_distorted && run.source->skip();
+             ++i) {}
+
+    const auto ended_first = [&](const FrameSource& shorter, const FrameSource& longer,
+                                 std::size_t frames) {
+        observer.note(fmt::format("'{}' ended before '{}'; scoring the first {} frames",
+                                  one_line(shorter.path()), one_line(longer.path()), frames));
+    };
+    std::size_t index = 0;
+    while (range.frame_count == 0 || index < range.frame_count) {
+        std::optional<Picture> ref;
+        if (reference) ref = reference->next();
+        bool pushed = false;
+        for (InputRun& run : runs) {
+            if (!run.running) continue;
+            try {
+                std::optional<Picture> dist = run.source->next();
+                if (reference && !ref && dist) {
+                    ended_first(*reference, *run.source, run.frames);
+                } else if (!dist) {
+                    if (reference && ref) ended_first(*run.source, *reference, run.frames);
+                } else {
+                    run.session->push({ref ? *ref : Picture(), std::move(*dist)});
+                    ++run.frames;
+                    pushed = true;
+                    continue;
+                }
+                run.finish(range);
+            } catch (const Error& error) {
+                run.fail(error);
+            }
+        }
+        if (!pushed) break;
+        ++index;
+        if (!observer.progress(index))
+            throw runtime_error(
+                fmt::format("the run was stopped by its caller after {} frames", index));
+    }
+
+    std::vector<InputOutcome> outcomes;
+    for (InputRun& run : runs) {
+        if (run.running) run.finish(range);
+        outcomes.push_back(std::move(run.outcome));
+    }
+    return outcomes;
+}
+
+}  // namespace vq

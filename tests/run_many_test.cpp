@@ -1,0 +1,138 @@
+// vq::run_many (include/vq/run.hpp): several distorted videos against one reference read once.
+// Each input's scores are bit for bit those of its own vq::run; an input that fails fails alone.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "core/synthetic.hpp"
+#include "io_test_support.hpp"
+#include "test_support.hpp"
+#include "vq/error.hpp"
+#include "vq/run.hpp"
+
+namespace vq {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr VideoFormat format{96, 64, 8, ChromaFormat::yuv420};
+
+DistortedInput input_of(const fs::path& path) {
+    DistortedInput input;
+    input.video.path = path.string();
+    return input;
+}
+
+Job vmaf_job(const fs::path& reference) {
+    Job job;
+    job.reference.path = reference.string();
+    job.models = {"version=vmaf_v0.6.1"};
+    job.features = {{"psnr"}};
+    job.session.threads = 2;
+    return job;
+}
+
+void expect_same_scores(const ScoreTable& a, const ScoreTable& b, const std::string& input) {
+    ASSERT_EQ(a.column_count(), b.column_count()) << input;
+    ASSERT_EQ(a.frame_count(), b.frame_count()) << input;
+    for (std::size_t c = 0; c < a.column_count(); ++c) {
+        ASSERT_EQ(a.name(c), b.name(c));
+        for (std::size_t frame = 0; frame < a.frame_count(); ++frame) {
+            const auto x = a.value(c, frame), y = b.value(c, frame);
+            ASSERT_EQ(x.has_value(), y.has_value()) << input << " " << a.name(c) << " " << frame;
+            if (x) {
+                EXPECT_EQ(std::memcmp(&*x, &*y, sizeof(double)), 0)
+                    << input << " " << a.name(c) << " frame " << frame << ": " << *x << " vs "
+                    << *y;
+            }
+        }
+    }
+    EXPECT_EQ(a.aggregates(), b.aggregates()) << input;
+}
+
+class CountingObserver : public RunObserver {
+public:
+    std::vector<std::string> notes;
+    std::size_t frames = 0;
+    void note(const std::string& line) override { notes.push_back(line); }
+    bool progress(std::size_t n) override {
+        frames = n;
+        return true;
+    }
+};
+
+TEST(RunMany, EachInputScoresAsItsOwnRun) {
+    const fs::path dir = test::scratch_dir("run_many_each");
+    const fs::path reference =
+        test::write_synthetic_y4m(dir / "ref.y4m", format, SyntheticScene::mixed, false, 6);
+    const std::vector<fs::path> distorted = {
+        test::write_synthetic_y4m(dir / "a.y4m", format, SyntheticScene::mixed, true, 6),
+        test::write_synthetic_y4m(dir / "b.y4m", format, SyntheticScene::textured, true, 6),
+        test::write_synthetic_y4m(dir / "short.y4m", format, SyntheticScene::banded_gradient, true,
+                                  4)};
+    const Job job = vmaf_job(reference);
+    std::vector<DistortedInput> inputs;
+    for (const fs::path& path : distorted) inputs.push_back(input_of(path));
+
+    CountingObserver observer;
+    const std::vector<InputOutcome> outcomes = run_many(job, inputs, observer);
+    ASSERT_EQ(outcomes.size(), distorted.size());
+    EXPECT_EQ(observer.frames, 6u);
+    ASSERT_EQ(observer.notes.size(), 1u);
+    EXPECT_NE(observer.notes[0].find("short.y4m' ended before"), std::string::npos);
+    for (std::size_t i = 0; i < distorted.size(); ++i) {
+        ASSERT_TRUE(outcomes[i].scores) << outcomes[i].error->what();
+        Job own = job;
+        own.distorted.path = distorted[i].string();
+        own.session.threads = 1;  // scores never depend on the threads
+        RunObserver quiet;
+        expect_same_scores(*outcomes[i].scores, run(own, quiet), distorted[i].string());
+    }
+    EXPECT_EQ(outcomes[2].scores->frame_count(), 4u);
+}
+
+TEST(RunMany, AFailingInputFailsAlone) {
+    const fs::path dir = test::scratch_dir("run_many_failing");
+    const fs::path reference =
+        test::write_synthetic_y4m(dir / "ref.y4m", format, SyntheticScene::mixed, false, 3);
+    const fs::path good =
+        test::write_synthetic_y4m(dir / "good.y4m", format, SyntheticScene::mixed, true, 3);
+    const fs::path small = test::write_synthetic_y4m(
+        dir / "small.y4m", {48, 32, 8, ChromaFormat::yuv420}, SyntheticScene::mixed, true, 3);
+    const std::vector<DistortedInput> inputs = {input_of(dir / "missing.y4m"), input_of(good),
+                                                input_of(small)};
+    RunObserver quiet;
+    const std::vector<InputOutcome> outcomes = run_many(vmaf_job(reference), inputs, quiet);
+    ASSERT_EQ(outcomes.size(), 3u);
+    ASSERT_TRUE(outcomes[0].error);
+    EXPECT_NE(std::string(outcomes[0].error->what()).find("missing.y4m"), std::string::npos);
+    EXPECT_TRUE(outcomes[1].scores);
+    ASSERT_TRUE(outcomes[2].error);
+    EXPECT_NE(std::string(outcomes[2].error->what()).find("sizes differ (96x64 vs 48x32"),
+              std::string::npos);
+}
+
+TEST(RunMany, WhatFailsEveryInputThrows) {
+    const fs::path dir = test::scratch_dir("run_many_throws");
+    const fs::path clip =
+        test::write_synthetic_y4m(dir / "clip.y4m", format, SyntheticScene::mixed, false, 2);
+    RunObserver quiet;
+    EXPECT_EQ(test::error_of([&] { run_many(vmaf_job(clip), {}, quiet); }, ErrorKind::usage),
+              "no distorted input to score");
+    const std::vector<DistortedInput> inputs = {input_of(clip)};
+    const std::string missing = (dir / "missing.y4m").string();
+    EXPECT_NE(
+        test::error_of([&] { run_many(vmaf_job(missing), inputs, quiet); }).find("missing.y4m"),
+        std::string::npos);
+    Job bad = vmaf_job(clip);
+    bad.features = {{"psnr=no_such_option=1"}};
+    EXPECT_NE(test::error_of([&] { run_many(bad, inputs, quiet); }, ErrorKind::usage)
+                  .find("no_such_option"),
+              std::string::npos);
+}
+
+}  // namespace
+}  // namespace vq

@@ -13,6 +13,12 @@ void add_requests(Session& session, const Job& job) {
         session.add_feature(feature.request, feature.on_collision);
 }
 
+std::string ended_first_note(const FrameSource& shorter, const FrameSource& longer,
+                             std::size_t frames) {
+    return fmt::format("'{}' ended before '{}'; scoring the first {} frames",
+                       one_line(shorter.path()), one_line(longer.path()), frames);
+}
+
 void check_compatible(const FrameSource& reference, const FrameSource& distorted) {
     const VideoFormat& a = reference.format();
     const VideoFormat& b = distorted.format();
@@ -40,8 +46,7 @@ ScoreTable run_frame_loop(Session& session, FrameSource* reference, FrameSource&
 
     const auto ended_first = [&](const FrameSource& shorter, const FrameSource& longer,
                                  std::size_t frames) {
-        observer.note(fmt::format("'{}' ended before '{}'; scoring the first {} frames",
-                                  one_line(shorter.path()), one_line(longer.path()), frames));
+        observer.note(ended_first_note(shorter, longer, frames));
     };
     std::size_t index = 0;
     while (range.frame_count == 0 || index < range.frame_count) {

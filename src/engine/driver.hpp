@@ -2,6 +2,9 @@
 // the inside of vq::run (vq/run.hpp), which opens the sources.
 #pragma once
 
+#include <cstddef>
+#include <string>
+
 #include "io/frame_source.hpp"
 #include "vq/input.hpp"
 #include "vq/run.hpp"
@@ -13,6 +16,10 @@ namespace vq {
 // Requests the job's models and features of `session`, in libvmaf's registration order: the
 // models' features first, then the feature requests.
 void add_requests(Session& session, const Job& job);
+
+// The note when one input ends before the other: the common `frames` frames are scored.
+std::string ended_first_note(const FrameSource& shorter, const FrameSource& longer,
+                             std::size_t frames);
 
 // Checks that two inputs can be compared (size, bit depth, chroma format). Throws vq::Error
 // (runtime) listing every mismatch.

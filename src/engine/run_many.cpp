@@ -133,8 +133,7 @@ std::vector<InputOutcome> run_many(const Job& job, const std::vector<DistortedIn
 
     const auto ended_first = [&](const FrameSource& shorter, const FrameSource& longer,
                                  std::size_t frames) {
-        observer.note(fmt::format("'{}' ended before '{}'; scoring the first {} frames",
-                                  one_line(shorter.path()), one_line(longer.path()), frames));
+        observer.note(ended_first_note(shorter, longer, frames));
     };
     std::size_t index = 0;
     while (range.frame_count == 0 || index < range.frame_count) {

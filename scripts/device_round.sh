@@ -4,7 +4,7 @@
 # libraries that machine lacks, ../shared's fixtures and goldens). Logs go to $OUT.
 #
 #   device tool: run  command "bash scripts/device_round.sh all"  carry [".device"]
-#   scripts/device_round.sh [build] [tests] [sanitize] [bench] [vmaf] [memcheck] | all
+#   scripts/device_round.sh [build] [tests] [sanitize] [bench] [vmaf] [ladder] [memcheck] | all
 #                                                                            (default: all)
 #
 #   build     builds build-cuda THERE on every core from what prepare_device.sh --build-there
@@ -19,6 +19,8 @@
 #             CLI beside it at equal threads when carried), the read floor and VMAF + CAMBI +
 #             CIEDE + PSNR on CUDA, at 1080p and 4K
 #   memcheck  compute-sanitizer memcheck (leak check) on the CLI run alone: the short check
+#   ladder    one reference against six distorted inputs on CUDA: one run with six -d against six
+#             separate runs (whole process, median of 3) and their outputs compared, 1080p and 4K
 # Every step runs; exits non-zero if any failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -70,6 +72,9 @@ run_tests() {
       "$bin/vq_tests" --gtest_filter='*Cuda*' --gtest_brief=1 > "$out/tests.shard$i.log" 2>&1 &
     pids+=($!)
   done
+  # The C interface on the GPU, through libvq.so as a C program sees it.
+  [ -x "$bin/vq_capi_tests" ] &&
+    step capi-cuda tests.log env VQ_TEST_BINARY_DIR="$scratch/capi" "$bin/vq_capi_tests" --gtest_filter='*Cuda*' --gtest_brief=1
   for pid in "${pids[@]}"; do wait "$pid" || status=1; done
   cat "$out"/tests.shard*.log > "$out/tests-all.log" && rm -f "$out"/tests.shard*.log
   grep -hE '^\[==========\]|PASSED|FAILED|SKIPPED|Failure' "$out/tests-all.log" | sort | uniq -c | sort -rn | head -40 |
@@ -165,16 +170,62 @@ run_vmaf_bench() {
   done
 }
 
+# Several encodes of one reference on CUDA: six distorted inputs (the synthetic distorted clip with
+# its frames rotated by 0..5, so each pairs differently with the reference), 200 frames, default
+# VMAF; one run with six -d against six separate runs, whole process, median of 3; every output of
+# the one run must equal its separate run's (fps aside).
+run_ladder_bench() {
+  local dir=$scratch/ladder; mkdir -p "$dir"
+  echo "| size | six separate runs s | one run, six -d s | ratio | outputs equal |" | tee -a "$out/ladder.md"
+  echo "|---|---|---|---|---|" | tee -a "$out/ladder.md"
+  for size in 1920x1080 3840x2160; do
+    local w=${size%x*} h=${size#*x} frame=$(( ${size%x*} * ${size#*x} * 3 / 2 ))
+    "$bin/vq-synth" --scene mixed --size "$size" --frames 20 --ref "$dir/ref.20" --dist "$dir/dist.20" > /dev/null
+    : > "$dir/ref.yuv"; : > "$dir/dist.yuv"
+    for _ in $(seq 10); do cat "$dir/ref.20" >> "$dir/ref.yuv"; cat "$dir/dist.20" >> "$dir/dist.yuv"; done
+    local inputs=()
+    for k in 0 1 2 3 4 5; do
+      { tail -c +$((k * frame + 1)) "$dir/dist.yuv"; head -c $((k * frame)) "$dir/dist.yuv"; } > "$dir/d$k.yuv"
+      inputs+=("$dir/d$k.yuv")
+    done
+    local io=(-w "$w" -h "$h" -p 420 -b 8 -q --backend cuda --json)
+    separate() { for k in 0 1 2 3 4 5; do "$bin/vq" -r "$dir/ref.yuv" -d "$dir/d$k.yuv" "${io[@]}" -o "$dir/sep/d$k.json" || return 1; done; }
+    together() { local d=(); for f in "${inputs[@]}"; do d+=(-d "$f"); done; "$bin/vq" -r "$dir/ref.yuv" "${d[@]}" "${io[@]}" -o "$dir/one/"; }
+    mkdir -p "$dir/sep" "$dir/one"
+    local t_sep=() t_one=()
+    for _ in 1 2 3; do
+      local a b c; a=$(date +%s.%N); separate; b=$(date +%s.%N); together; c=$(date +%s.%N)
+      t_sep+=("$(awk -v a="$a" -v b="$b" 'BEGIN {print b - a}')"); t_one+=("$(awk -v b="$b" -v c="$c" 'BEGIN {print c - b}')")
+    done
+    local equal=yes
+    for k in 0 1 2 3 4 5; do
+      python3 - "$dir/sep/d$k.json" "$dir/one/d$k.json" <<'PY' || equal=no
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+for d in (a, b): d.pop("fps", None)
+sys.exit(0 if a == b else 1)
+PY
+    done
+    local s o; s=$(printf '%s\n' "${t_sep[@]}" | sort -g | sed -n 2p); o=$(printf '%s\n' "${t_one[@]}" | sort -g | sed -n 2p)
+    awk -v z="$size" -v s="$s" -v o="$o" -v e="$equal" 'BEGIN {printf "| %s | %.2f | %.2f | %.2f | %s |\n", z, s, o, o / s, e}' |
+      tee -a "$out/ladder.md"
+    [ "$equal" = yes ] || failed+=("ladder-outputs-$size")
+    rm -rf "$dir"/*
+  done
+}
+
 # The build on the GPU machine: Debian's build dependencies from .device/sysroot, the image's
 # gcc, nvcc, CMake and ninja; FFmpeg and the benchmarks' library are off.
 run_build() {
   local sysroot=$PWD/.device/sysroot/usr lib=$PWD/.device/sysroot/usr/lib/x86_64-linux-gnu
   step configure build.log cmake -S . -B build-cuda -G Ninja -DCMAKE_BUILD_TYPE=Release -DVQ_CUDA=ON \
-    -DVQ_FFMPEG=OFF -DVQ_BENCH=OFF -DCMAKE_PREFIX_PATH="$sysroot" \
+    -DVQ_FFMPEG=OFF -DVQ_BENCH=ON -DVQ_PYTHON=OFF -DCMAKE_PREFIX_PATH="$sysroot" \
     -DPNG_PNG_INCLUDE_DIR="$sysroot/include" -DPNG_LIBRARY="$lib/libpng16.so" \
     -DZLIB_INCLUDE_DIR="$sysroot/include" -DZLIB_LIBRARY="$lib/libz.so"
-  step build build.log cmake --build build-cuda -j "$(nproc)" --target vq vq-synth vq_tests
-  cp build-cuda/vq build-cuda/vq-synth build-cuda/tests/vq_tests "$bin/"
+  local targets=(vq vq-synth vq_tests vq_capi_tests vq-read-floor vq_bench)
+  step build build.log cmake --build build-cuda -j "$(nproc)" --target "${targets[@]}"
+  cp build-cuda/vq build-cuda/vq-synth build-cuda/tests/vq_tests build-cuda/tests/vq_capi_tests \
+     build-cuda/bench/vq-read-floor build-cuda/bench/vq_bench "$bin/"
   mkdir -p .device/lib && cp -P "$lib"/*.so* .device/lib/
 }
 
@@ -186,7 +237,8 @@ for mode in "${modes[@]}"; do
     memcheck) run_sanitize cli ;;
     bench) run_bench ;;
     vmaf) run_vmaf_bench ;;
-    *) echo "device_round.sh: unknown mode '$mode' (build, tests, sanitize, bench, vmaf, memcheck or all)" >&2; exit 2 ;;
+    ladder) run_ladder_bench ;;
+    *) echo "device_round.sh: unknown mode '$mode' (build, tests, sanitize, bench, vmaf, ladder, memcheck or all)" >&2; exit 2 ;;
   esac
 done
 if [ ${#failed[@]} -gt 0 ]; then

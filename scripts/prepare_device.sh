@@ -8,7 +8,8 @@
 #   scripts/prepare_device.sh               build here, then pack binaries, libraries and data
 #   scripts/prepare_device.sh --build-there pack the sources' build dependencies (.device/sysroot:
 #                                           headers, libraries and CMake files of Debian's fmt,
-#                                           CLI11, nlohmann-json, GoogleTest, libpng, zlib) and the
+#                                           CLI11, nlohmann-json, GoogleTest, Google
+#                                           Benchmark, libpng, zlib) and the
 #                                           data; device_round.sh build then builds there on every
 #                                           core (this machine has two)
 set -euo pipefail
@@ -29,14 +30,16 @@ if [ "${1:-}" = --build-there ]; then
   root=.device/sysroot/usr
   multiarch=lib/x86_64-linux-gnu
   mkdir -p "$root/include" "$root/$multiarch/cmake" "$root/share/cmake"
-  cp -r /usr/include/{fmt,CLI,nlohmann,gtest,gmock,libpng16} /usr/include/{png.h,pngconf.h,pnglibconf.h,zlib.h,zconf.h} \
+  cp -r /usr/include/{fmt,CLI,nlohmann,gtest,gmock,benchmark,libpng16} /usr/include/{png.h,pngconf.h,pnglibconf.h,zlib.h,zconf.h} \
     "$root/include/"
   # Regular files under the names the CMake files and the binaries use (Debian's libz.so points
   # to an absolute path that the GPU machine does not have).
   cp -L /usr/$multiarch/{libfmt.so.9.1.0,libpng16.so.16,libz.so.1,libgtest*.a,libgmock*.a} "$root/$multiarch/"
+  cp -L /usr/$multiarch/{libbenchmark.so.1.7.1,libbenchmark_main.a} "$root/$multiarch/"
   ln -s libfmt.so.9.1.0 "$root/$multiarch/libfmt.so.9"
+  ln -s libbenchmark.so.1.7.1 "$root/$multiarch/libbenchmark.so.1debian"
   for library in libfmt.so.9 libpng16.so.16 libz.so.1; do ln -s "$library" "$root/$multiarch/${library%.*}"; done
-  cp -r /usr/$multiarch/cmake/{fmt,GTest} "$root/$multiarch/cmake/"
+  cp -r /usr/$multiarch/cmake/{fmt,GTest,benchmark} "$root/$multiarch/cmake/"
   cp -r /usr/share/cmake/{CLI11,nlohmann_json} "$root/share/cmake/"
   pack_data
   echo "carry: .device $(du -sh .device | cut -f1) (limit 64 MiB with the tree)"

@@ -94,6 +94,34 @@ TEST(RunMany, EachInputScoresAsItsOwnRun) {
     EXPECT_EQ(outcomes[2].scores->frame_count(), 4u);
 }
 
+// Motion reads the reference alone: its blocks are computed once per frame for every input (the
+// reference-side stage) while each input's session keeps its own series, window and average.
+TEST(RunMany, SharedReferenceSideKeepsEveryTemporalVariantExact) {
+    const fs::path dir = test::scratch_dir("run_many_shared_motion");
+    const fs::path reference =
+        test::write_synthetic_y4m(dir / "ref.y4m", format, SyntheticScene::mixed, false, 9);
+    const std::vector<fs::path> distorted = {
+        test::write_synthetic_y4m(dir / "a.y4m", format, SyntheticScene::mixed, true, 9),
+        test::write_synthetic_y4m(dir / "short.y4m", format, SyntheticScene::textured, true, 5),
+        test::write_synthetic_y4m(dir / "b.y4m", format, SyntheticScene::banded_gradient, true, 9)};
+    Job job;
+    job.reference.path = reference.string();
+    job.features = {{"motion"},
+                    {"motion=motion_five_frame_window=true:motion_moving_average=true"}};
+    job.session.threads = 3;
+    job.session.subsample = 2;
+    std::vector<DistortedInput> inputs;
+    for (const fs::path& path : distorted) inputs.push_back(input_of(path));
+    RunObserver quiet;
+    const std::vector<InputOutcome> outcomes = run_many(job, inputs, quiet);
+    for (std::size_t i = 0; i < distorted.size(); ++i) {
+        ASSERT_TRUE(outcomes[i].scores) << outcomes[i].error->what();
+        Job own = job;
+        own.distorted.path = distorted[i].string();
+        expect_same_scores(*outcomes[i].scores, run(own, quiet), distorted[i].string());
+    }
+}
+
 TEST(RunMany, AFailingInputFailsAlone) {
     const fs::path dir = test::scratch_dir("run_many_failing");
     const fs::path reference =

@@ -102,6 +102,7 @@ public:
     const std::vector<FeatureReceipt>& receipts() const;
 
 private:
+    friend struct SessionInternals;  // the library's own hooks (src/engine/session_internals.hpp)
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "engine/executor.hpp"
+#include "engine/shared_reference_blocks.hpp"
 #include "io/frame_source.hpp"
 #include "vq/error.hpp"
 
@@ -118,8 +119,10 @@ unsigned worker_count(unsigned requested) {
 
 class CpuExecutor final : public Executor {
 public:
-    CpuExecutor(std::vector<CpuFeature*> features, unsigned threads)
+    CpuExecutor(std::vector<CpuFeature*> features, unsigned threads,
+                std::shared_ptr<SharedReferenceBlocks> shared_reference)
         : features_(std::move(features)),
+          shared_reference_(std::move(shared_reference)),
           layout_(BlockLayout::of(features_)),
           threads_(worker_count(threads)),
           // A frame per worker and one queued: each frame in flight holds its pictures, and the
@@ -147,10 +150,10 @@ public:
         slot.done.reset(tasks);
         for (std::size_t k = 0; k < features_.size(); ++k) {
             if (!run[k]) continue;
-            pool_.enqueue([this, &slot, k] {
+            pool_.enqueue([this, &slot, k, index] {
                 std::exception_ptr failure;
                 try {
-                    features_[k]->compute(slot.pair, layout_.block(std::span(slot.area), k));
+                    compute(k, index, slot.pair, layout_.block(std::span(slot.area), k));
                 } catch (...) {
                     failure = std::current_exception();
                 }
@@ -176,6 +179,18 @@ public:
     }
 
 private:
+    // Feature k's block of frame `index`; a block of the reference alone is computed once for
+    // every input sharing it (vq::run_many).
+    void compute(std::size_t k, std::size_t index, const FramePair& pair,
+                 std::span<std::byte> block) const {
+        if (shared_reference_ && !features_[k]->uses_distorted())
+            shared_reference_->compute_once(k, index, block, [&](std::span<std::byte> out) {
+                features_[k]->compute(pair, out);
+            });
+        else
+            features_[k]->compute(pair, block);
+    }
+
     struct Slot {
         FramePair pair;
         std::vector<std::byte> area;
@@ -183,6 +198,7 @@ private:
     };
 
     std::vector<CpuFeature*> features_;
+    std::shared_ptr<SharedReferenceBlocks> shared_reference_;
     BlockLayout layout_;
     unsigned threads_;
     std::vector<Slot> slots_;  // the pool's tasks write here: it goes after them
@@ -191,8 +207,10 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Executor> make_cpu_executor(std::vector<CpuFeature*> features, unsigned threads) {
-    return std::make_unique<CpuExecutor>(std::move(features), threads);
+std::unique_ptr<Executor> make_cpu_executor(
+    std::vector<CpuFeature*> features, unsigned threads,
+    std::shared_ptr<SharedReferenceBlocks> shared_reference) {
+    return std::make_unique<CpuExecutor>(std::move(features), threads, std::move(shared_reference));
 }
 
 }  // namespace vq

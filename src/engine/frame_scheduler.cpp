@@ -11,7 +11,8 @@
 namespace vq {
 
 FrameScheduler::FrameScheduler(std::vector<BoundFeature>& features, const SessionConfig& config,
-                               const VideoFormat& format, bool needs_reference, std::size_t history)
+                               const VideoFormat& format, bool needs_reference, std::size_t history,
+                               std::shared_ptr<SharedReferenceBlocks> shared_reference)
     : features_(features), history_(history) {
     std::vector<CpuFeature*> cpu_features;
     std::vector<Feature*> cuda_features;
@@ -35,7 +36,8 @@ FrameScheduler::FrameScheduler(std::vector<BoundFeature>& features, const Sessio
 #endif
     }
     if (!cpu_features.empty()) {
-        executors_.push_back(make_cpu_executor(cpu_features, config.threads));
+        executors_.push_back(
+            make_cpu_executor(cpu_features, config.threads, std::move(shared_reference)));
         layouts_.push_back(BlockLayout::of(cpu_features));
     }
     const std::size_t cpu_executor = executors_.size() - 1;

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "engine/driver.hpp"
+#include "engine/session_internals.hpp"
 #include "io/frame_source.hpp"
 #include "io/open_video.hpp"
 #include "io/scale.hpp"
@@ -18,10 +19,12 @@ namespace vq {
 namespace {
 
 // One distorted input's part of the run. It stops running when it ends, fails or the reference
-// ends; then its session and reader are let go at once (their frames and threads with them).
+// ends; then its session and reader are let go at once (their frames and threads with them), and
+// the reference-side blocks stop waiting for it.
 struct InputRun {
     std::unique_ptr<Session> session;
     std::unique_ptr<FrameSource> source;
+    std::shared_ptr<SharedReferenceBlocks> shared_reference;
     std::size_t frames = 0;  // pairs pushed
     bool running = false;
     InputOutcome outcome;
@@ -29,6 +32,7 @@ struct InputRun {
     void stop() {
         running = false;
         source.reset();
+        if (session && shared_reference) shared_reference->leave();
         session.reset();
     }
     void fail(const Error& error) {
@@ -65,9 +69,13 @@ std::vector<InputOutcome> run_many(const Job& job, const std::vector<DistortedIn
     config.threads = threads_per_input(job.session.threads, inputs.size());
 
     // The requests are checked once, by the first session: they are the same for every input.
+    // The reference-side stage: what reads the reference alone is computed once per frame.
+    const auto shared_reference = std::make_shared<SharedReferenceBlocks>(inputs.size());
     std::vector<InputRun> runs(inputs.size());
     for (InputRun& run : runs) {
         run.session = std::make_unique<Session>(config);
+        run.shared_reference = shared_reference;
+        SessionInternals::share_reference_blocks(*run.session, shared_reference);
         add_requests(*run.session, job);
     }
     const bool needs_reference = runs.front().session->needs_reference();

@@ -14,6 +14,7 @@
 #include "engine/bound_feature.hpp"
 #include "engine/frame_scheduler.hpp"
 #include "engine/model_prediction.hpp"
+#include "engine/session_internals.hpp"
 #include "engine/table_assembly.hpp"
 #include "feature/registry.hpp"
 #include "model/model.hpp"
@@ -57,6 +58,7 @@ struct Session::Impl {
     std::size_t committed = 0;
     std::size_t settled = 0;        // frames whose every score is final: [0, settled)
     std::size_t history_depth = 0;  // earlier reference pictures any feature reads
+    std::shared_ptr<SharedReferenceBlocks> shared_reference;  // a many-input run's
     std::chrono::steady_clock::time_point first_push;
 
     void bind(Backend backend);
@@ -136,7 +138,7 @@ void Session::Impl::bind(Backend backend) {
     choose_twins(backend);
     check_cuda_device();
     init_features();
-    scheduler.emplace(features, config, format, needs_reference, history_depth);
+    scheduler.emplace(features, config, format, needs_reference, history_depth, shared_reference);
     assembly.emplace(format, config.subsample);
     assembly->write_receipts(features);
     assembly->add_columns(features);
@@ -258,6 +260,13 @@ ScoreTable Session::finish() {
     s.settle(s.pushed, true);
     s.assembly->add_run_results(s.features);
     return s.assembly->finish(s.pushed, s.first_push);
+}
+
+void SessionInternals::share_reference_blocks(Session& session,
+                                              std::shared_ptr<SharedReferenceBlocks> blocks) {
+    if (session.impl_->started)
+        throw std::logic_error("share_reference_blocks() needs a session not yet started");
+    session.impl_->shared_reference = std::move(blocks);
 }
 
 std::size_t Session::frames_ready() const { return impl_->settled; }

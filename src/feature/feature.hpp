@@ -40,6 +40,11 @@ public:
     // False for no-reference features: the reference picture is then not needed at all.
     virtual bool uses_reference() const { return true; }
 
+    // False for features whose per-frame work reads the reference pictures alone (motion): it
+    // is the same for every distorted input of one reference, so a many-input run (vq::run_many)
+    // computes a CPU twin's block once per frame for all of them (the reference-side stage).
+    virtual bool uses_distorted() const { return true; }
+
     // True if the feature must see every frame even when --subsample skips it (libvmaf's
     // "temporal" extractors: PSNR accumulates APSNR over all frames).
     virtual bool every_frame() const { return false; }
@@ -111,9 +116,9 @@ const Block& block_as(std::span<const std::byte> bytes) {
 // (cuda::CudaFeature); it keeps the run's format for them (format()).
 //
 // Scorer must have init(format), outputs() and finish(const Scorer::Block&, scores); it may have
-// uses_reference(), every_frame(), outputs_listed_first(), history(), flushed_outputs(),
-// frames_settled(finished), flush(first, end_of_run, columns), aggregates(). A twin whose raw
-// per-frame result differs from Scorer::Block (fixed-point sums, a device block) names it as
+// uses_reference(), uses_distorted(), every_frame(), outputs_listed_first(), history(),
+// flushed_outputs(), frames_settled(finished), flush(first, end_of_run, columns), aggregates().
+// A twin whose raw per-frame result differs from Scorer::Block (fixed-point sums, a device block) names it as
 // RawBlock and provides `Scorer::Block to_block(const RawBlock&)` beside it, found by
 // argument-dependent lookup: the one place where that twin's result becomes the block. When the
 // conversion needs the run's configuration, it is `Scorer::Block to_block(const RawBlock&, const
@@ -135,6 +140,12 @@ public:
     bool uses_reference() const override {
         if constexpr (requires { scorer_.uses_reference(); })
             return scorer_.uses_reference();
+        else
+            return true;
+    }
+    bool uses_distorted() const override {
+        if constexpr (requires { scorer_.uses_distorted(); })
+            return scorer_.uses_distorted();
         else
             return true;
     }

@@ -197,6 +197,8 @@ run_ladder_bench() {
       local a b c; a=$(date +%s.%N); separate; b=$(date +%s.%N); together; c=$(date +%s.%N)
       t_sep+=("$(awk -v a="$a" -v b="$b" 'BEGIN {print b - a}')"); t_one+=("$(awk -v b="$b" -v c="$c" 'BEGIN {print c - b}')")
     done
+    # One upload of each reference frame for the six inputs: the transfer counters of one run.
+    VQ_DEBUG_TRANSFERS=1 together 2>&1 | grep "cuda transfers" | tee -a "$out/ladder.log"
     local equal=yes
     for k in 0 1 2 3 4 5; do
       python3 - "$dir/sep/d$k.json" "$dir/one/d$k.json" <<'PY' || equal=no

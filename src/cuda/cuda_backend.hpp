@@ -8,14 +8,22 @@
 
 namespace vq::cuda {
 
+class SharedDeviceReference;
+
 // Number of CUDA devices that can run this build's kernels; 0 without a driver or a GPU.
 int usable_device_count() noexcept;
 
 // An executor running CUDA twins (features whose backend() is Backend::cuda) on device `gpu`.
 // The reference is uploaded only if `reference_available` (the session's frame pairs carry one)
-// and one of `features` uses it. Throws vq::Error when the device cannot be used. Its
+// and one of `features` uses it, into `shared_reference` when given (a many-input run's: one
+// upload per frame for all its executors). Throws vq::Error when the device cannot be used. Its
 // allocator() hands out pinned memory.
-std::unique_ptr<Executor> make_executor(std::vector<Feature*> features, int gpu,
-                                        const VideoFormat& format, bool reference_available);
+std::unique_ptr<Executor> make_executor(
+    std::vector<Feature*> features, int gpu, const VideoFormat& format, bool reference_available,
+    std::shared_ptr<SharedDeviceReference> shared_reference = nullptr);
+
+// A SharedDeviceReference for the executors of one many-input run
+// (cuda/shared_device_reference.hpp).
+std::shared_ptr<SharedDeviceReference> make_shared_device_reference();
 
 }  // namespace vq::cuda

@@ -8,6 +8,9 @@
 // submit() only enqueues; collect(i) waits for frame i's `done` alone. So the upload of frame
 // i+1 overlaps the kernels of frame i and the host never waits inside a frame's work. Both
 // streams are in-order, so features may reuse their scratch from frame to frame.
+//
+// In a many-input run the reference comes from a SharedDeviceReference instead of the slot: one
+// upload per frame for every input's executor.
 #include <algorithm>
 #include <cstdlib>
 #include <iostream>
@@ -23,6 +26,7 @@
 #include "cuda/device.hpp"
 #include "cuda/memory.hpp"
 #include "cuda/pinned_pool.hpp"
+#include "cuda/shared_device_reference.hpp"
 #include "cuda/stream.hpp"
 #include "cuda/transfer_counter.hpp"
 #include "io/frame_source.hpp"
@@ -53,12 +57,13 @@ std::vector<CudaFeature*> as_cuda_features(const std::vector<Feature*>& features
 class CudaExecutor final : public Executor {
 public:
     CudaExecutor(std::vector<CudaFeature*> features, int gpu, const VideoFormat& format,
-                 bool upload_reference)
+                 bool upload_reference, std::shared_ptr<SharedDeviceReference> shared_reference)
         : device_(gpu),
           features_(std::move(features)),
           layout_(BlockLayout::of(features_)),
           format_(format),
           upload_reference_(upload_reference),
+          shared_reference_(upload_reference ? std::move(shared_reference) : nullptr),
           device_results_(layout_.total * ring_size),
           host_results_(layout_.total * ring_size),
           pool_(PinnedPool::create(device_)) {
@@ -66,8 +71,10 @@ public:
         for (std::size_t s = 0; s < ring_size; ++s) {
             Slot& slot = slots_.emplace_back();
             slot.distorted = DeviceBuffer(format.frame_bytes());
-            if (upload_reference_) slot.reference = DeviceBuffer(format.frame_bytes());
+            if (upload_reference_ && !shared_reference_)
+                slot.reference = DeviceBuffer(format.frame_bytes());
         }
+        if (shared_reference_) consumer_ = shared_reference_->join(device_, format.frame_bytes());
         for (CudaFeature* feature : features_) feature->prepare(compute_.get());
     }
 
@@ -124,6 +131,7 @@ public:
 private:
     struct Slot {
         DeviceBuffer reference;  // the frame pair at native resolution; no reference if unused
+                                 // or shared
         DeviceBuffer distorted;
         Event uploaded;
         Event done;
@@ -145,17 +153,24 @@ private:
         upload_.wait(
             slot.done.get());  // the slot's previous frame no longer reads its device frame
         upload(slot.distorted, pair.distorted);
-        if (upload_reference_) upload(slot.reference, pair.reference);
+        const std::byte* reference = nullptr;
+        if (shared_reference_) {
+            reference = shared_reference_->acquire(pair.index, pair.reference, upload_, compute_,
+                                                   transfers_);
+        } else if (upload_reference_) {
+            upload(slot.reference, pair.reference);
+            reference = slot.reference.data();
+        }
         slot.uploaded.record(upload_);
-        slot.held = upload_reference_ ? pair : FramePair{{}, pair.distorted};
+        slot.held = upload_reference_ && !shared_reference_ ? pair : FramePair{{}, pair.distorted};
 
         compute_.wait(slot.uploaded.get());
-        const DeviceFrame frame{format_, upload_reference_ ? slot.reference.data() : nullptr,
-                                slot.distorted.data(), pair.index};
+        const DeviceFrame frame{format_, reference, slot.distorted.data(), pair.index};
         std::byte* device_area = device_results_.data() + offset;
         for (std::size_t k = 0; k < features_.size(); ++k)
             if (run[k])
                 features_[k]->enqueue(frame, device_area + layout_.offsets[k], compute_.get());
+        if (shared_reference_) shared_reference_->release(pair.index, consumer_, compute_);
         copy_async(host_results_.data() + offset, device_area, layout_.total, compute_.get());
         transfers_.count_readback(layout_.total);
         ++transfers_.frames;
@@ -167,6 +182,8 @@ private:
     BlockLayout layout_;
     VideoFormat format_;
     bool upload_reference_;
+    std::shared_ptr<SharedDeviceReference> shared_reference_;  // a many-input run's, or null
+    std::size_t consumer_ = 0;                                 // this executor's number in it
     Stream upload_;
     Stream compute_;
     DeviceBuffer device_results_;  // ring_size result areas, one per slot
@@ -179,14 +196,15 @@ private:
 }  // namespace
 
 std::unique_ptr<Executor> make_executor(std::vector<Feature*> features, int gpu,
-                                        const VideoFormat& format, bool reference_available) {
+                                        const VideoFormat& format, bool reference_available,
+                                        std::shared_ptr<SharedDeviceReference> shared_reference) {
     // The session's reference may be there for CPU features alone: upload it only if a CUDA
     // twin reads it.
     const bool upload_reference =
         reference_available && std::any_of(features.begin(), features.end(),
                                            [](const Feature* f) { return f->uses_reference(); });
-    return std::make_unique<CudaExecutor>(as_cuda_features(features), gpu, format,
-                                          upload_reference);
+    return std::make_unique<CudaExecutor>(as_cuda_features(features), gpu, format, upload_reference,
+                                          std::move(shared_reference));
 }
 
 }  // namespace vq::cuda

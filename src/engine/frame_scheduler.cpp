@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "engine/executor.hpp"
+#include "engine/shared_reference.hpp"
 #if VQ_WITH_CUDA
 #include "cuda/cuda_backend.hpp"
 #endif
@@ -12,7 +13,7 @@ namespace vq {
 
 FrameScheduler::FrameScheduler(std::vector<BoundFeature>& features, const SessionConfig& config,
                                const VideoFormat& format, bool needs_reference, std::size_t history,
-                               std::shared_ptr<SharedReferenceBlocks> shared_reference)
+                               const SharedReference& shared_reference)
     : features_(features), history_(history) {
     std::vector<CpuFeature*> cpu_features;
     std::vector<Feature*> cuda_features;
@@ -27,8 +28,8 @@ FrameScheduler::FrameScheduler(std::vector<BoundFeature>& features, const Sessio
     }
     if (!cuda_features.empty()) {
 #if VQ_WITH_CUDA
-        executors_.push_back(
-            cuda::make_executor(cuda_features, config.gpu, format, needs_reference));
+        executors_.push_back(cuda::make_executor(cuda_features, config.gpu, format, needs_reference,
+                                                 shared_reference.device));
         layouts_.push_back(BlockLayout::of(cuda_features));
 #else
         (void)format;
@@ -37,7 +38,7 @@ FrameScheduler::FrameScheduler(std::vector<BoundFeature>& features, const Sessio
     }
     if (!cpu_features.empty()) {
         executors_.push_back(
-            make_cpu_executor(cpu_features, config.threads, std::move(shared_reference)));
+            make_cpu_executor(cpu_features, config.threads, shared_reference.blocks));
         layouts_.push_back(BlockLayout::of(cpu_features));
     }
     const std::size_t cpu_executor = executors_.size() - 1;

@@ -16,7 +16,7 @@
 
 namespace vq {
 
-class SharedReferenceBlocks;
+struct SharedReference;
 
 // The result areas of one frame, oldest first out of the executors.
 struct CollectedFrame {
@@ -34,10 +34,10 @@ class FrameScheduler {
 public:
     // Makes the executors (CUDA first), each with its features in request order, and sets every
     // feature's executor and slot. `history` earlier pictures are kept for the temporal contract.
-    // `shared_reference` (a many-input run's) goes to the CPU executor.
+    // `shared_reference` (a many-input run's) goes to the executors.
     FrameScheduler(std::vector<BoundFeature>& features, const SessionConfig& config,
                    const VideoFormat& format, bool needs_reference, std::size_t history,
-                   std::shared_ptr<SharedReferenceBlocks> shared_reference);
+                   const SharedReference& shared_reference);
 
     BufferAllocator buffer_allocator() const;
     ReadAheadPlan read_ahead_plan() const;

@@ -24,7 +24,7 @@ namespace {
 struct InputRun {
     std::unique_ptr<Session> session;
     std::unique_ptr<FrameSource> source;
-    std::shared_ptr<SharedReferenceBlocks> shared_reference;
+    std::shared_ptr<SharedReferenceBlocks> shared_blocks;
     std::size_t frames = 0;  // pairs pushed
     bool running = false;
     InputOutcome outcome;
@@ -32,7 +32,7 @@ struct InputRun {
     void stop() {
         running = false;
         source.reset();
-        if (session && shared_reference) shared_reference->leave();
+        if (session && shared_blocks) shared_blocks->leave();
         session.reset();
     }
     void fail(const Error& error) {
@@ -69,13 +69,14 @@ std::vector<InputOutcome> run_many(const Job& job, const std::vector<DistortedIn
     config.threads = threads_per_input(job.session.threads, inputs.size());
 
     // The requests are checked once, by the first session: they are the same for every input.
-    // The reference-side stage: what reads the reference alone is computed once per frame.
-    const auto shared_reference = std::make_shared<SharedReferenceBlocks>(inputs.size());
+    // The reference-side stage: what reads the reference alone is computed once per frame, and
+    // on a GPU each reference frame is uploaded once.
+    const SharedReference shared = SharedReference::for_sessions(inputs.size());
     std::vector<InputRun> runs(inputs.size());
     for (InputRun& run : runs) {
         run.session = std::make_unique<Session>(config);
-        run.shared_reference = shared_reference;
-        SessionInternals::share_reference_blocks(*run.session, shared_reference);
+        run.shared_blocks = shared.blocks;
+        SessionInternals::share_reference(*run.session, shared);
         add_requests(*run.session, job);
     }
     const bool needs_reference = runs.front().session->needs_reference();

@@ -56,9 +56,9 @@ struct Session::Impl {
     bool needs_reference = false;
     std::size_t pushed = 0;
     std::size_t committed = 0;
-    std::size_t settled = 0;        // frames whose every score is final: [0, settled)
-    std::size_t history_depth = 0;  // earlier reference pictures any feature reads
-    std::shared_ptr<SharedReferenceBlocks> shared_reference;  // a many-input run's
+    std::size_t settled = 0;           // frames whose every score is final: [0, settled)
+    std::size_t history_depth = 0;     // earlier reference pictures any feature reads
+    SharedReference shared_reference;  // a many-input run's (SessionInternals)
     std::chrono::steady_clock::time_point first_push;
 
     void bind(Backend backend);
@@ -262,11 +262,10 @@ ScoreTable Session::finish() {
     return s.assembly->finish(s.pushed, s.first_push);
 }
 
-void SessionInternals::share_reference_blocks(Session& session,
-                                              std::shared_ptr<SharedReferenceBlocks> blocks) {
+void SessionInternals::share_reference(Session& session, SharedReference shared) {
     if (session.impl_->started)
-        throw std::logic_error("share_reference_blocks() needs a session not yet started");
-    session.impl_->shared_reference = std::move(blocks);
+        throw std::logic_error("share_reference() needs a session not yet started");
+    session.impl_->shared_reference = std::move(shared);
 }
 
 std::size_t Session::frames_ready() const { return impl_->settled; }

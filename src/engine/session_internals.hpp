@@ -3,18 +3,18 @@
 
 #include <memory>
 
-#include "engine/shared_reference_blocks.hpp"
+#include "engine/shared_reference.hpp"
 #include "vq/session.hpp"
 
 namespace vq {
 
 struct SessionInternals {
     // Before start(): the session's CPU twins that read the reference alone get their per-frame
-    // blocks through `blocks`, shared with every session given the same `blocks`. Those sessions
-    // must have the same requests in the same order and be pushed the same reference pictures
-    // (vq::run_many's sessions).
-    static void share_reference_blocks(Session& session,
-                                       std::shared_ptr<SharedReferenceBlocks> blocks);
+    // blocks through `shared.blocks`, and its CUDA executor the reference frames through
+    // `shared.device`, with every session given the same `shared`. Those sessions must have the
+    // same requests in the same order, and be pushed the same reference pictures frame by frame:
+    // frame i to every one of them before frame i + 1 to any (vq::run_many's sessions).
+    static void share_reference(Session& session, SharedReference shared);
 };
 
 }  // namespace vq

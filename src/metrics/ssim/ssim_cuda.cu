@@ -78,9 +78,6 @@ public:
             width = decimated_size(width, 2);
             height = decimated_size(height, 2);
         }
-        // The horizontal pass of the largest scale; the smaller ones reuse it in stream order.
-        horizontal_ =
-            cuda::DeviceArray<float>(5 * area(scales_[0].width - (window - 1), scales_[0].height));
     }
 
     ScaleBuffers& scale(int k) { return scales_[std::size_t(k)]; }
@@ -88,8 +85,7 @@ public:
     // Spec §5-§6.2 on scale k's planes.
     void statistics(int k, cudaStream_t stream) {
         const ScaleBuffers& s = scale(k);
-        gpu::terms(s.ref.data(), s.dist.data(), s.width, s.height, horizontal_.data(), s.terms(),
-                   stream);
+        gpu::terms(s.ref.data(), s.dist.data(), s.width, s.height, s.terms(), stream);
     }
 
     // Spec §9.2: scale k's planes decimated into scale k + 1's.
@@ -111,7 +107,6 @@ public:
 
 private:
     std::vector<ScaleBuffers> scales_;
-    cuda::DeviceArray<float> horizontal_;
 };
 
 // Spec §3 (factor 1) or §7.3 (float_ssim's box) from both uploaded lumas into scale 0.

@@ -57,10 +57,9 @@ void box_decimate(const Sample* luma, int width, int height, float reciprocal, i
 // Spec §7.2: one 2:1 step of the MS-SSIM pyramid with the 9x9 kernel.
 void pyramid_decimate(const float* in, int width, int height, float* out, cudaStream_t stream);
 
-// Spec §5-§6.2: the terms of two width x height planes (at least 11 x 11). `horizontal` holds
-// 5 (width - 10) x height floats.
-void terms(const float* ref, const float* dist, int width, int height, float* horizontal,
-           const TermPlanes& out, cudaStream_t stream);
+// Spec §5-§6.2: the terms of two width x height planes (at least 11 x 11).
+void terms(const float* ref, const float* dist, int width, int height, const TermPlanes& out,
+           cudaStream_t stream);
 
 // Spec §6.3-§6.4: each scale's four sums in the CPU twin's order and bits, and their means.
 void sums(const SumJob& job, cudaStream_t stream);

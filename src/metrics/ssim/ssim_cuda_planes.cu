@@ -1,6 +1,7 @@
-// SSIM and MS-SSIM, CUDA twin: the plane stages, one thread per output element, each doing the CPU
-// twin's operations in its order (products rounded to float, summed in double in tap order; the
-// terms through ssim_math.hpp, which both twins call).
+// SSIM and MS-SSIM, CUDA twin: the plane stages, one thread per output element (the terms: per
+// position of a tile that shares its horizontal pass), each doing the CPU twin's operations in its
+// order (products rounded to float, summed in double in tap order; the terms through
+// ssim_math.hpp, which both twins call).
 #include <cstdint>
 
 #include "cuda/check.hpp"
@@ -48,38 +49,65 @@ __global__ void decimate_kernel(const Sample* in, int width, int height, float r
         decimated_sample(in, width, height, reciprocal, factor, taps, weight, x, y);
 }
 
-// Spec §5 step 1 for the five moments: every input row, valid columns.
-__global__ void horizontal_kernel(const float* ref, const float* dist, int width, int height,
-                                  float* horizontal) {
-    const int valid_width = width - (window - 1);
-    const int x = int(blockIdx.x) * tile_x + int(threadIdx.x);
-    const int y = int(blockIdx.y) * tile_y + int(threadIdx.y);
-    if (x >= valid_width || y >= height) return;
-    const std::size_t at = std::size_t(y) * std::size_t(width) + std::size_t(x);
-    float moments_here[moments];
-    horizontal_moments(ref + at, dist + at, gaussian_taps, moments_here);
-    const std::size_t plane = std::size_t(valid_width) * std::size_t(height);
-    const std::size_t i = std::size_t(y) * std::size_t(valid_width) + std::size_t(x);
-    for (int m = 0; m < moments; ++m) horizontal[m * plane + i] = moments_here[m];
-}
+// Spec §5-§6.2 in one pass: a thread block's terms_tile x terms_tile valid positions. The input
+// window they read goes to shared memory, the horizontal pass (step 1) of its every row to shared
+// memory too, and each thread blurs those vertically (step 2) for its positions and forms their
+// terms. Each value is the one ssim_math.hpp's functions give the CPU twin; shared memory only
+// replaces the horizontal planes the two passes exchanged through global memory.
+constexpr int terms_tile = 32;                         // valid positions a side per thread block
+constexpr int terms_rows = terms_tile + (window - 1);  // input rows (and columns) it reads
+constexpr int terms_threads_y = 8;                     // threads: terms_tile x terms_threads_y
+static_assert(terms_tile == tile_x && terms_tile % terms_threads_y == 0);
 
-// Spec §5 step 2 and §6.2: the blurred moments of a valid position, then its terms.
-__global__ void vertical_terms_kernel(const float* horizontal, int valid_width, int height,
-                                      TermPlanes out) {
+__global__ void __launch_bounds__(terms_tile* terms_threads_y)
+    terms_kernel(const float* ref, const float* dist, int width, int height, TermPlanes out) {
+    __shared__ float input[2][terms_rows][terms_rows];
+    __shared__ float horizontal[moments][terms_rows][terms_tile];
+    const int valid_width = width - (window - 1);
     const int valid_height = height - (window - 1);
-    const int x = int(blockIdx.x) * tile_x + int(threadIdx.x);
-    const int y = int(blockIdx.y) * tile_y + int(threadIdx.y);
-    if (x >= valid_width || y >= valid_height) return;
-    const std::size_t plane = std::size_t(valid_width) * std::size_t(height);
-    const std::size_t i = std::size_t(y) * std::size_t(valid_width) + std::size_t(x);
-    float blurred[moments];
-    for (int m = 0; m < moments; ++m)
-        blurred[m] =
-            vertical_moment(horizontal + m * plane + i, std::size_t(valid_width), gaussian_taps);
-    const Terms t = ssim::terms(blurred[0], blurred[1], blurred[2], blurred[3], blurred[4]);
-    out.l[i] = t.l;
-    out.c[i] = t.c;
-    out.s[i] = float(t.s);  // exact: s is a float widened
+    const int x0 = int(blockIdx.x) * terms_tile;
+    const int y0 = int(blockIdx.y) * terms_tile;
+    const int thread = int(threadIdx.y) * terms_tile + int(threadIdx.x);
+    constexpr int threads = terms_tile * terms_threads_y;
+
+    // Samples outside the plane are never read by a valid position; they are zeroed all the same.
+    for (int i = thread; i < terms_rows * terms_rows; i += threads) {
+        const int row = i / terms_rows, column = i % terms_rows;
+        const int x = x0 + column, y = y0 + row;
+        const bool inside = x < width && y < height;
+        const std::size_t at = std::size_t(y) * std::size_t(width) + std::size_t(x);
+        input[0][row][column] = inside ? ref[at] : 0.0f;
+        input[1][row][column] = inside ? dist[at] : 0.0f;
+    }
+    __syncthreads();
+
+    // Step 1 at every input row of the window and every valid column of the tile.
+    for (int i = thread; i < terms_rows * terms_tile; i += threads) {
+        const int row = i / terms_tile, column = i % terms_tile;
+        float moments_here[moments] = {0, 0, 0, 0, 0};
+        if (x0 + column < valid_width && y0 + row < height)
+            horizontal_moments(&input[0][row][column], &input[1][row][column], gaussian_taps,
+                               moments_here);
+        for (int m = 0; m < moments; ++m) horizontal[m][row][column] = moments_here[m];
+    }
+    __syncthreads();
+
+    // Step 2 and §6.2 at the thread's positions of the tile.
+    const int column = int(threadIdx.x);
+    const int x = x0 + column;
+    if (x >= valid_width) return;
+    for (int row = int(threadIdx.y); row < terms_tile; row += terms_threads_y) {
+        const int y = y0 + row;
+        if (y >= valid_height) return;
+        float blurred[moments];
+        for (int m = 0; m < moments; ++m)
+            blurred[m] = vertical_moment(&horizontal[m][row][column], terms_tile, gaussian_taps);
+        const Terms t = ssim::terms(blurred[0], blurred[1], blurred[2], blurred[3], blurred[4]);
+        const std::size_t i = std::size_t(y) * std::size_t(valid_width) + std::size_t(x);
+        out.l[i] = t.l;
+        out.c[i] = t.c;
+        out.s[i] = float(t.s);  // exact: s is a float widened
+    }
 }
 
 }  // namespace
@@ -119,15 +147,15 @@ void pyramid_decimate(const float* in, int width, int height, float* out, cudaSt
     VQ_CUDA_CHECK_LAUNCH(decimate_kernel);
 }
 
-void terms(const float* ref, const float* dist, int width, int height, float* horizontal,
-           const TermPlanes& out, cudaStream_t stream) {
+void terms(const float* ref, const float* dist, int width, int height, const TermPlanes& out,
+           cudaStream_t stream) {
     const int valid_width = width - (window - 1);
-    horizontal_kernel<<<grid_for(valid_width, height), dim3(tile_x, tile_y), 0, stream>>>(
-        ref, dist, width, height, horizontal);
-    VQ_CUDA_CHECK_LAUNCH(horizontal_kernel);
-    vertical_terms_kernel<<<grid_for(valid_width, height - (window - 1)), dim3(tile_x, tile_y), 0,
-                            stream>>>(horizontal, valid_width, height, out);
-    VQ_CUDA_CHECK_LAUNCH(vertical_terms_kernel);
+    const int valid_height = height - (window - 1);
+    const dim3 blocks(unsigned((valid_width + terms_tile - 1) / terms_tile),
+                      unsigned((valid_height + terms_tile - 1) / terms_tile));
+    terms_kernel<<<blocks, dim3(terms_tile, terms_threads_y), 0, stream>>>(ref, dist, width, height,
+                                                                           out);
+    VQ_CUDA_CHECK_LAUNCH(terms_kernel);
 }
 
 template void convert(const std::uint8_t*, int, int, float, float*, cudaStream_t);

@@ -177,6 +177,46 @@ TEST(SsimOrderedSum, MixedMagnitudesZeroAndNaN) {
     expect_same_bits(terms, "infinity");
 }
 
+bool same_grid(const Grid& a, const Grid& b) {
+    return a.state == b.state && a.exponent == b.exponent && a.step[0] == b.step[0] &&
+           a.step[1] == b.step[1] && a.low[0] == b.low[0] && a.low[1] == b.low[1] &&
+           a.high[0] == b.high[0] && a.high[1] == b.high[1];
+}
+
+// lane_grid's one-track shortcut against the composition term by term, field for field, on lanes
+// of up to 8 terms: ordinary terms, ties (the fallback), terms too large for the grid, NaN, sums
+// that leave the checks' range, empty lanes and no binade.
+TEST(SsimOrderedSum, LaneGridEqualsTheTermByTermComposition) {
+    std::mt19937_64 rng(6);
+    std::uniform_real_distribution<double> unit(0, 1);
+    std::uniform_int_distribution<int> exponents(-30, 30);
+    const auto pick = [&](int e) {
+        const double r = unit(rng);
+        const double u = std::ldexp(1.0, e - 52);  // the grid's spacing
+        if (r < 0.15) return std::ldexp(std::floor(unit(rng) * 1e6) + 0.5, e - 52);  // a tie
+        if (r < 0.2) return std::ldexp(unit(rng), e + 3);                            // > 2^54 u
+        if (r < 0.25) return std::ldexp(1.0 - unit(rng) * 1e-3, e + 2) * (r < 0.225 ? 1 : -1);
+        if (r < 0.27) return std::numeric_limits<double>::quiet_NaN();
+        if (r < 0.3) return r < 0.285 ? 0.0 : -0.0;
+        return (unit(rng) - 0.3) * std::ldexp(1.0, e) + u * unit(rng);
+    };
+    int tie_lanes = 0, invalid_lanes = 0;
+    for (int lane = 0; lane < 200000; ++lane) {
+        const int e = lane % 50 == 0 ? no_exponent : exponents(rng);
+        std::vector<double> terms(std::size_t(lane % 9));
+        for (double& t : terms) t = pick(e == no_exponent ? 0 : e);
+        const auto term = [&](long long i) { return terms[std::size_t(i)]; };
+        const long long n = (long long)terms.size();
+        const Grid fast = lane_grid(term, 0, n, e);
+        const Grid composed = composed_lane_grid(term, 0, n, e);
+        ASSERT_TRUE(same_grid(fast, composed)) << "lane " << lane;
+        tie_lanes += composed.state == valid && composed.step[0] != composed.step[1];
+        invalid_lanes += composed.state == invalid;
+    }
+    EXPECT_GT(tie_lanes, 1000);  // the draws reach both paths
+    EXPECT_GT(invalid_lanes, 1000);
+}
+
 // A sum that oscillates around a power of two and around zero.
 TEST(SsimOrderedSum, SumsThatBounceAcrossBoundaries) {
     std::vector<double> terms;

@@ -48,10 +48,21 @@ __device__ Map warp_inclusive_scan(Map map) {
     return map;
 }
 
+// The walker's per-lane parts are at most this many terms or groups. Each part's loads are all
+// issued before its first composition, so a walker step waits on memory once, not once per
+// term or group (the compositions themselves stay in order).
+constexpr int part_limit = 32;
+
+// Terms [begin, end), end - begin <= part_limit, composed in order.
 __device__ Map terms_map(const float* terms, std::size_t begin, std::size_t end, int grid) {
+    std::uint32_t bits[part_limit];
+#pragma unroll
+    for (int k = 0; k < part_limit; ++k)
+        bits[k] = begin + k < end ? __float_as_uint(terms[begin + k]) : 0u;
     Map map = float_sum::identity_map();
-    for (std::size_t t = begin; t < end; ++t)
-        map = float_sum::compose(map, float_sum::term_map(__float_as_uint(terms[t]), grid));
+#pragma unroll
+    for (int k = 0; k < part_limit; ++k)
+        if (begin + k < end) map = float_sum::compose(map, float_sum::term_map(bits[k], grid));
     return map;
 }
 
@@ -116,6 +127,19 @@ __device__ Map group_map(const GroupMaps& group, int grid) {
     return float_sum::invalid_map();  // an unexpected binade: the walker descends to the terms
 }
 
+// Groups [first, last), last - first <= part_limit, their maps on `grid` composed in order.
+__device__ Map groups_map(const GroupMaps* groups, std::size_t first, std::size_t last, int grid) {
+    Map maps[part_limit];
+#pragma unroll
+    for (int k = 0; k < part_limit; ++k)
+        maps[k] = first + k < last ? group_map(groups[first + k], grid) : float_sum::identity_map();
+    Map map = float_sum::identity_map();
+#pragma unroll
+    for (int k = 0; k < part_limit; ++k)
+        if (first + k < last) map = float_sum::compose(map, maps[k]);
+    return map;
+}
+
 // 3. One warp per plane. Levels: 3 = 32 groups per lane, 2 = one group, 1 = 32 terms, 0 = one
 // term. Levels 2 and 3 start at a group's start; levels 0 and 1 stop at the group's end.
 constexpr int top_level = 3;
@@ -135,15 +159,14 @@ __global__ void __launch_bounds__(32) walk(FrameJob job, float* error_sums) {
         Map map = float_sum::identity_map();
         std::size_t begin, step_end;  // this lane's first term, the step's end
         if (level >= 2) {
-            const std::size_t per_lane = level == 3 ? 32 : 1;
+            const std::size_t per_lane = level == 3 ? part_limit : 1;
             const std::size_t first = i / group_terms + lane * per_lane;
             const std::size_t last = lesser(plane.group_count, first + per_lane);
-            for (std::size_t g = first; g < last; ++g)
-                map = float_sum::compose(map, group_map(plane.groups[g], grid));
+            map = groups_map(plane.groups, first, last, grid);
             begin = lesser(count, first * group_terms);
             step_end = lesser(count, (i / group_terms + 32 * per_lane) * group_terms);
         } else {
-            const std::size_t per_lane = level == 1 ? 32 : 1;
+            const std::size_t per_lane = level == 1 ? part_limit : 1;
             const std::size_t group_end = lesser(count, (i / group_terms + 1) * group_terms);
             begin = lesser(group_end, i + lane * per_lane);
             map = terms_map(plane.terms, begin, lesser(group_end, begin + per_lane), grid);

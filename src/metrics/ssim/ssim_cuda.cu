@@ -75,6 +75,9 @@ public:
         scales_.reserve(std::size_t(scales));
         for (int k = 0; k < scales; ++k) {
             scales_.emplace_back(width, height);
+            // The chunk sums start at zero; after that, each frame's sums() leaves them zero.
+            cuda::zero_async(scales_.back().approximate.data(), scales_.back().approximate.size(),
+                             stream);
             width = decimated_size(width, 2);
             height = decimated_size(height, 2);
         }
@@ -84,8 +87,9 @@ public:
 
     // Spec §5-§6.2 on scale k's planes.
     void statistics(int k, cudaStream_t stream) {
-        const ScaleBuffers& s = scale(k);
-        gpu::terms(s.ref.data(), s.dist.data(), s.width, s.height, s.terms(), stream);
+        ScaleBuffers& s = scale(k);
+        gpu::terms(s.ref.data(), s.dist.data(), s.width, s.height, s.terms(), s.approximate.data(),
+                   stream);
     }
 
     // Spec §9.2: scale k's planes decimated into scale k + 1's.

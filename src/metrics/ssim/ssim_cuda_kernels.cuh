@@ -25,7 +25,7 @@ struct SumScale {
     TermPlanes terms;
     int valid_width;
     int valid_height;
-    double* approximate;    // [4][chunks]: each chunk's sum in any order
+    double* approximate;    // [4][chunks]: each chunk's sum in any order (see terms())
     double* prefix;         // [4][chunks]: the approximate running sum before each chunk
     ordered::Grid* chunks;  // [4][chunks]
     ordered::Grid* groups;  // [4][groups]
@@ -57,11 +57,14 @@ void box_decimate(const Sample* luma, int width, int height, float reciprocal, i
 // Spec §7.2: one 2:1 step of the MS-SSIM pyramid with the 9x9 kernel.
 void pyramid_decimate(const float* in, int width, int height, float* out, cudaStream_t stream);
 
-// Spec §5-§6.2: the terms of two width x height planes (at least 11 x 11).
+// Spec §5-§6.2: the terms of two width x height planes (at least 11 x 11), each also added (in
+// any order) into its chunk's sum in `chunk_sums` (SumScale::approximate: [4][chunks], zero on
+// entry; sums() reads it and leaves it zero again).
 void terms(const float* ref, const float* dist, int width, int height, const TermPlanes& out,
-           cudaStream_t stream);
+           double* chunk_sums, cudaStream_t stream);
 
-// Spec §6.3-§6.4: each scale's four sums in the CPU twin's order and bits, and their means.
+// Spec §6.3-§6.4: each scale's four sums in the CPU twin's order and bits, and their means; after
+// terms() for every scale.
 void sums(const SumJob& job, cudaStream_t stream);
 
 }  // namespace vq::ssim::gpu

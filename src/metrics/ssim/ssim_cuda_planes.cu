@@ -54,13 +54,23 @@ __global__ void decimate_kernel(const Sample* in, int width, int height, float r
 // memory too, and each thread blurs those vertically (step 2) for its positions and forms their
 // terms. Each value is the one ssim_math.hpp's functions give the CPU twin; shared memory only
 // replaces the horizontal planes the two passes exchanged through global memory.
+// The kernel also adds each stream's terms into their chunk's sum (ssim_cuda_sums.cu's first
+// step; atomics, so in any order: those sums only guess a binade, never decide a bit).
 constexpr int terms_tile = 32;                         // valid positions a side per thread block
 constexpr int terms_rows = terms_tile + (window - 1);  // input rows (and columns) it reads
 constexpr int terms_threads_y = 8;                     // threads: terms_tile x terms_threads_y
 static_assert(terms_tile == tile_x && terms_tile % terms_threads_y == 0);
+static_assert(terms_tile == 32 && ordered::chunk_terms >= terms_tile,
+              "a warp is one row of a tile, and its positions span at most two chunks");
+
+__device__ double warp_sum(double v) {
+    for (int offset = 16; offset > 0; offset /= 2) v += __shfl_xor_sync(0xffffffffu, v, offset);
+    return v;
+}
 
 __global__ void __launch_bounds__(terms_tile* terms_threads_y)
-    terms_kernel(const float* ref, const float* dist, int width, int height, TermPlanes out) {
+    terms_kernel(const float* ref, const float* dist, int width, int height, TermPlanes out,
+                 double* chunk_sums) {
     __shared__ float input[2][terms_rows][terms_rows];
     __shared__ float horizontal[moments][terms_rows][terms_tile];
     const int valid_width = width - (window - 1);
@@ -92,21 +102,46 @@ __global__ void __launch_bounds__(terms_tile* terms_threads_y)
     }
     __syncthreads();
 
-    // Step 2 and §6.2 at the thread's positions of the tile.
+    // Step 2 and §6.2 at the thread's positions of the tile. A warp is one row of the tile
+    // (threadIdx.y is the warp), so the row test is the whole warp's; the column test is a lane's
+    // (the warp's shuffles need every lane).
     const int column = int(threadIdx.x);
-    const int x = x0 + column;
-    if (x >= valid_width) return;
+    const int x = x0 + column;  // x0 < valid_width: lane 0 is always inside
+    const bool inside = x < valid_width;
+    const long long chunks = ordered::level_size(0, out.count);
     for (int row = int(threadIdx.y); row < terms_tile; row += terms_threads_y) {
         const int y = y0 + row;
         if (y >= valid_height) return;
-        float blurred[moments];
-        for (int m = 0; m < moments; ++m)
-            blurred[m] = vertical_moment(&horizontal[m][row][column], terms_tile, gaussian_taps);
-        const Terms t = ssim::terms(blurred[0], blurred[1], blurred[2], blurred[3], blurred[4]);
-        const std::size_t i = std::size_t(y) * std::size_t(valid_width) + std::size_t(x);
-        out.l[i] = t.l;
-        out.c[i] = t.c;
-        out.s[i] = float(t.s);  // exact: s is a float widened
+        const long long i = (long long)y * valid_width + x;
+        double stream_terms[sum_streams] = {0, 0, 0, 0};  // Means' order: (l*c)*s, l, c, s
+        if (inside) {
+            float blurred[moments];
+            for (int m = 0; m < moments; ++m)
+                blurred[m] =
+                    vertical_moment(&horizontal[m][row][column], terms_tile, gaussian_taps);
+            const Terms t = ssim::terms(blurred[0], blurred[1], blurred[2], blurred[3], blurred[4]);
+            const float s = float(t.s);  // exact: s is a float widened
+            out.l[i] = t.l;
+            out.c[i] = t.c;
+            out.s[i] = s;
+            stream_terms[0] = (t.l * t.c) * double(s);
+            stream_terms[1] = t.l;
+            stream_terms[2] = t.c;
+            stream_terms[3] = double(s);
+        }
+        // The warp's positions are consecutive in the valid region: lane 0's chunk, and maybe
+        // the next one.
+        const long long first_chunk = ((long long)y * valid_width + x0) / ordered::chunk_terms;
+        const bool next = inside && i / ordered::chunk_terms != first_chunk;
+        const bool any_next = __ballot_sync(0xffffffffu, next) != 0;
+        for (int stream = 0; stream < sum_streams; ++stream) {
+            const double first_sum = warp_sum(next ? 0.0 : stream_terms[stream]);
+            const double next_sum = warp_sum(next ? stream_terms[stream] : 0.0);
+            if (column != 0) continue;
+            double* sums = chunk_sums + stream * chunks + first_chunk;
+            atomicAdd(sums, first_sum);
+            if (any_next) atomicAdd(sums + 1, next_sum);
+        }
     }
 }
 
@@ -148,13 +183,13 @@ void pyramid_decimate(const float* in, int width, int height, float* out, cudaSt
 }
 
 void terms(const float* ref, const float* dist, int width, int height, const TermPlanes& out,
-           cudaStream_t stream) {
+           double* chunk_sums, cudaStream_t stream) {
     const int valid_width = width - (window - 1);
     const int valid_height = height - (window - 1);
     const dim3 blocks(unsigned((valid_width + terms_tile - 1) / terms_tile),
                       unsigned((valid_height + terms_tile - 1) / terms_tile));
     terms_kernel<<<blocks, dim3(terms_tile, terms_threads_y), 0, stream>>>(ref, dist, width, height,
-                                                                           out);
+                                                                           out, chunk_sums);
     VQ_CUDA_CHECK_LAUNCH(terms_kernel);
 }
 

@@ -1,6 +1,6 @@
 // SSIM and MS-SSIM, CUDA twin: spec §6.3's serial double sums with the CPU twin's bits, by
 // ssim_ordered_sum.hpp's scheme, every scale of a frame at once (blockIdx.y is the scale):
-//   1. each chunk's sum in any order, one warp a chunk;
+//   1. each chunk's sum in any order (added up by terms_kernel, ssim_cuda_planes.cu);
 //   2. the running sum before each chunk from those, one block a stream (approximate: it only
 //      picks the binade each chunk is summarised on);
 //   3. each chunk's Grid on that binade (8 terms a lane, then a tree over the warp);
@@ -59,34 +59,13 @@ __device__ Grid warp_then(Grid g) {
     return g;
 }
 
-__device__ double warp_sum(double v) {
-    for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset);
-    return v;
-}
-
-__global__ void approximate_kernel(SumJob job) {
-    if (int(blockIdx.y) >= job.scale_count) return;
-    const SumScale& scale = job.scales[blockIdx.y];
-    const long long chunks = ordered::level_size(0, scale.terms.count);
-    const long long chunk = blockIdx.x;
-    if (chunk >= chunks) return;
-    const long long first = chunk * ordered::chunk_terms + threadIdx.x * ordered::lane_terms;
-    for (int stream = 0; stream < sum_streams; ++stream) {
-        const TermReader term{scale.terms, stream};
-        double sum = 0;
-        for (long long i = first; i < first + ordered::lane_terms && i < scale.terms.count; ++i)
-            sum += term(i);
-        sum = warp_sum(sum);
-        if (threadIdx.x == 0) scale.approximate[stream * chunks + chunk] = sum;
-    }
-}
-
-// Exclusive running sums of the chunk sums: each thread a run of chunks, a scan over the threads.
+// Exclusive running sums of the chunk sums (terms_kernel's atomics), each thread a run of chunks,
+// a scan over the threads; the chunk sums are cleared for the next frame once read.
 __global__ void __launch_bounds__(scan_threads) prefix_kernel(SumJob job) {
     if (int(blockIdx.y) >= job.scale_count) return;
     const SumScale& scale = job.scales[blockIdx.y];
     const long long chunks = ordered::level_size(0, scale.terms.count);
-    const double* in = scale.approximate + blockIdx.x * chunks;
+    double* in = scale.approximate + blockIdx.x * chunks;
     double* out = scale.prefix + blockIdx.x * chunks;
     const long long per_thread = (chunks + scan_threads - 1) / scan_threads;
     const long long first = threadIdx.x * per_thread;
@@ -106,6 +85,7 @@ __global__ void __launch_bounds__(scan_threads) prefix_kernel(SumJob job) {
     for (long long c = first; c < end; ++c) {
         out[c] = running;
         running += in[c];
+        in[c] = 0;  // this thread's own chunks, read for the last time
     }
 }
 
@@ -214,8 +194,6 @@ void sums(const SumJob& job, cudaStream_t stream) {
     const auto blocks = [&](int level) {
         return dim3(unsigned(ordered::level_size(level, most_terms)), unsigned(job.scale_count));
     };
-    approximate_kernel<<<blocks(0), warp, 0, stream>>>(job);
-    VQ_CUDA_CHECK_LAUNCH(approximate_kernel);
     prefix_kernel<<<dim3(sum_streams, unsigned(job.scale_count)), scan_threads, 0, stream>>>(job);
     VQ_CUDA_CHECK_LAUNCH(prefix_kernel);
     chunk_kernel<<<blocks(0), warp, 0, stream>>>(job);

@@ -5,8 +5,8 @@
 //      picks the binade each chunk is summarised on);
 //   3. each chunk's Grid on that binade (8 terms a lane, then a tree over the warp);
 //   4. groups of 32 chunks, then super-groups of 32 groups, as trees of Grids;
-//   5. one thread a (scale, stream) walks them in order, adding serially where a check fails, and
-//      writes the mean (§6.4) into the device block.
+//   5. one warp a (scale, stream) walks them in order (a window of 32 Grids at once), adding
+//      serially where a check fails, and writes the mean (§6.4) into the device block.
 #include "cuda/check.hpp"
 #include "metrics/ssim/ssim_cuda_kernels.cuh"
 
@@ -33,20 +33,26 @@ struct TermReader {
     }
 };
 
-__device__ long long shuffle_down(long long v, int offset) {
-    return __shfl_down_sync(0xffffffffu, v, offset);
+// A Grid through a warp shuffle, field by field: shuffle(v) is one __shfl_*_sync of v.
+template <typename Shuffle>
+__device__ Grid shuffled(const Grid& g, const Shuffle& shuffle) {
+    Grid o;
+    for (int p = 0; p < 2; ++p) {
+        o.step[p] = shuffle(g.step[p]);
+        o.low[p] = shuffle(g.low[p]);
+        o.high[p] = shuffle(g.high[p]);
+    }
+    o.exponent = shuffle(g.exponent);
+    o.state = shuffle(g.state);
+    return o;
 }
 
 __device__ Grid shuffle_down(const Grid& g, int offset) {
-    Grid o;
-    for (int p = 0; p < 2; ++p) {
-        o.step[p] = shuffle_down(g.step[p], offset);
-        o.low[p] = shuffle_down(g.low[p], offset);
-        o.high[p] = shuffle_down(g.high[p], offset);
-    }
-    o.exponent = __shfl_down_sync(0xffffffffu, g.exponent, offset);
-    o.state = __shfl_down_sync(0xffffffffu, g.state, offset);
-    return o;
+    return shuffled(g, [offset](auto v) { return __shfl_down_sync(0xffffffffu, v, offset); });
+}
+
+__device__ Grid shuffle_up(const Grid& g, int offset) {
+    return shuffled(g, [offset](auto v) { return __shfl_up_sync(0xffffffffu, v, offset); });
 }
 
 // The lanes' Grids composed in lane order (adjacent ranges, offsets 1..16); valid in lane 0.
@@ -129,7 +135,8 @@ __global__ void level_kernel(SumJob job, int level) {
 
 // walk()'s context on the device. Every lane of the warp walks the same sum (same data, same
 // path), so the warp can fetch together: each window of 32 Grids, and a failing chunk's terms,
-// go to shared memory in one parallel load instead of one dependent global load at a time.
+// go to shared memory in one parallel load instead of one dependent global load at a time; and
+// it applies a window's Grids in parallel (apply_run).
 struct WarpWalk {
     const Grid* levels[3];
     TermReader term;
@@ -143,6 +150,36 @@ struct WarpWalk {
         if (int(threadIdx.x) < n) window[threadIdx.x] = levels[Level][first + threadIdx.x];
         __syncwarp();
         return window;
+    }
+
+    // ordered::apply_in_order's result, the warp trying a whole window at once: lane k composes
+    // the Grids from j to k (a scan of then()) and applies that to a copy of the sum. The
+    // prefixes that pass are j .. f - 1 for some f (a composition's range contains its parts'
+    // ranges, so if one passes, the shorter ones do), and lane f - 1 holds the sum after them.
+    // then() refuses Grids of different binades, which apply() may still pass one by one (the
+    // sum can move to the next binade between them), so Grid f is then tried alone, as
+    // apply_in_order would, and the scan goes on after it. Each pass advances j, so it ends.
+    __device__ int apply_run(const Grid* grids, int j, int n, double& sum) const {
+        const int lane = int(threadIdx.x);
+        while (j < n) {
+            Grid prefix = lane >= j && lane < n ? grids[lane] : ordered::empty_grid();
+            for (int offset = 1; offset < warp; offset *= 2) {
+                const Grid before = shuffle_up(prefix, offset);
+                if (lane >= offset) prefix = ordered::then(before, prefix);
+            }
+            double reached = sum;
+            const bool passes = ordered::apply(prefix, reached);
+            const unsigned failing = __ballot_sync(0xffffffffu, !passes);
+            if (failing == 0) {  // lanes from n on hold lane n - 1's composition
+                sum = __shfl_sync(0xffffffffu, reached, warp - 1);
+                return n;
+            }
+            const int f = __ffs(int(failing)) - 1;  // j <= f < n: lanes before j hold nothing
+            if (f > j) sum = __shfl_sync(0xffffffffu, reached, f - 1);
+            if (!ordered::apply(grids[f], sum)) return f;
+            j = f + 1;
+        }
+        return n;
     }
 
     __device__ double add_serially(double sum, long long first, long long end) {

@@ -202,17 +202,26 @@ VQ_HD inline long long level_size(int level, long long count) {
     return size;
 }
 
+// grids[j], grids[j + 1], ... applied to `sum` in order while apply() succeeds: the index of the
+// first that fails (`sum` as after the one before it), or n.
+VQ_HD inline int apply_in_order(const Grid* grids, int j, int n, double& sum) {
+    while (j < n && apply(grids[j], sum)) ++j;
+    return j;
+}
+
 // Level `Level`'s Grids [first, end) applied to `sum` in order, descending where one fails.
 // `context.template grids<L>(first, n)` gives level L's Grids first .. first + n - 1 (n <= 32);
-// `context.add_serially(sum, first, end)` adds terms [first, end) one by one, in order.
+// `context.apply_run(grids, j, n, sum)` does what apply_in_order does (the device's warp does it
+// in parallel); `context.add_serially(sum, first, end)` adds terms [first, end) one by one, in
+// order.
 template <int Level, typename Context>
 VQ_HD void walk_level(Context& context, long long first, long long end, long long count,
                       double& sum) {
     for (long long window = first; window < end; window += fan_out) {
         const int n = int(end - window < fan_out ? end - window : fan_out);
         const Grid* grids = context.template grids<Level>(window, n);
-        for (int j = 0; j < n; ++j) {
-            if (apply(grids[j], sum)) continue;
+        for (int j = context.apply_run(grids, 0, n, sum); j < n;
+             j = context.apply_run(grids, j + 1, n, sum)) {
             const long long index = window + j;
             if constexpr (Level == 0) {
                 const long long last = (index + 1) * chunk_terms;

@@ -24,16 +24,6 @@ dim3 grid_for(int width, int height) {
     return dim3(unsigned((width + tile_x - 1) / tile_x), unsigned((height + tile_y - 1) / tile_y));
 }
 
-template <typename Sample>
-__global__ void convert_kernel(const Sample* luma, int width, int height, float reciprocal,
-                               float* out) {
-    const int x = int(blockIdx.x) * tile_x + int(threadIdx.x);
-    const int y = int(blockIdx.y) * tile_y + int(threadIdx.y);
-    if (x >= width || y >= height) return;
-    const std::size_t i = std::size_t(y) * std::size_t(width) + std::size_t(x);
-    out[i] = float(luma[i]) * reciprocal;
-}
-
 // Spec §7.1; Box: every weight is `box_weight`, otherwise the 9x9 table.
 template <typename Sample, bool Box>
 __global__ void decimate_kernel(const Sample* in, int width, int height, float reciprocal,
@@ -68,9 +58,10 @@ __device__ double warp_sum(double v) {
     return v;
 }
 
+template <typename Sample>
 __global__ void __launch_bounds__(terms_tile* terms_threads_y)
-    terms_kernel(const float* ref, const float* dist, int width, int height, TermPlanes out,
-                 double* chunk_sums) {
+    terms_kernel(const Sample* ref, const Sample* dist, float reciprocal, int width, int height,
+                 TermPlanes out, double* chunk_sums) {
     __shared__ float input[2][terms_rows][terms_rows];
     __shared__ float horizontal[moments][terms_rows][terms_tile];
     const int valid_width = width - (window - 1);
@@ -86,8 +77,8 @@ __global__ void __launch_bounds__(terms_tile* terms_threads_y)
         const int x = x0 + column, y = y0 + row;
         const bool inside = x < width && y < height;
         const std::size_t at = std::size_t(y) * std::size_t(width) + std::size_t(x);
-        input[0][row][column] = inside ? ref[at] : 0.0f;
-        input[1][row][column] = inside ? dist[at] : 0.0f;
+        input[0][row][column] = inside ? float(ref[at]) * reciprocal : 0.0f;
+        input[1][row][column] = inside ? float(dist[at]) * reciprocal : 0.0f;
     }
     __syncthreads();
 
@@ -154,14 +145,6 @@ void upload_tables(cudaStream_t stream) {
 }
 
 template <typename Sample>
-void convert(const Sample* luma, int width, int height, float reciprocal, float* out,
-             cudaStream_t stream) {
-    convert_kernel<Sample><<<grid_for(width, height), dim3(tile_x, tile_y), 0, stream>>>(
-        luma, width, height, reciprocal, out);
-    VQ_CUDA_CHECK_LAUNCH(convert_kernel);
-}
-
-template <typename Sample>
 void box_decimate(const Sample* luma, int width, int height, float reciprocal, int factor,
                   float* out, cudaStream_t stream) {
     const int out_width = decimated_size(width, factor);
@@ -173,29 +156,39 @@ void box_decimate(const Sample* luma, int width, int height, float reciprocal, i
     VQ_CUDA_CHECK_LAUNCH(decimate_kernel);
 }
 
-void pyramid_decimate(const float* in, int width, int height, float* out, cudaStream_t stream) {
+template <typename Sample>
+void pyramid_decimate(const Sample* in, float reciprocal, int width, int height, float* out,
+                      cudaStream_t stream) {
     const int out_width = decimated_size(width, 2);
     const int out_height = decimated_size(height, 2);
-    decimate_kernel<float, false>
+    decimate_kernel<Sample, false>
         <<<grid_for(out_width, out_height), dim3(tile_x, tile_y), 0, stream>>>(
-            in, width, height, 1.0f, 2, lpf_taps, 0.0f, out, out_width, out_height);
+            in, width, height, reciprocal, 2, lpf_taps, 0.0f, out, out_width, out_height);
     VQ_CUDA_CHECK_LAUNCH(decimate_kernel);
 }
 
-void terms(const float* ref, const float* dist, int width, int height, const TermPlanes& out,
-           double* chunk_sums, cudaStream_t stream) {
+template <typename Sample>
+void terms(const Sample* ref, const Sample* dist, float reciprocal, int width, int height,
+           const TermPlanes& out, double* chunk_sums, cudaStream_t stream) {
     const int valid_width = width - (window - 1);
     const int valid_height = height - (window - 1);
     const dim3 blocks(unsigned((valid_width + terms_tile - 1) / terms_tile),
                       unsigned((valid_height + terms_tile - 1) / terms_tile));
-    terms_kernel<<<blocks, dim3(terms_tile, terms_threads_y), 0, stream>>>(ref, dist, width, height,
-                                                                           out, chunk_sums);
+    terms_kernel<Sample><<<blocks, dim3(terms_tile, terms_threads_y), 0, stream>>>(
+        ref, dist, reciprocal, width, height, out, chunk_sums);
     VQ_CUDA_CHECK_LAUNCH(terms_kernel);
 }
 
-template void convert(const std::uint8_t*, int, int, float, float*, cudaStream_t);
-template void convert(const std::uint16_t*, int, int, float, float*, cudaStream_t);
 template void box_decimate(const std::uint8_t*, int, int, float, int, float*, cudaStream_t);
 template void box_decimate(const std::uint16_t*, int, int, float, int, float*, cudaStream_t);
+template void pyramid_decimate(const std::uint8_t*, float, int, int, float*, cudaStream_t);
+template void pyramid_decimate(const std::uint16_t*, float, int, int, float*, cudaStream_t);
+template void pyramid_decimate(const float*, float, int, int, float*, cudaStream_t);
+template void terms(const std::uint8_t*, const std::uint8_t*, float, int, int, const TermPlanes&,
+                    double*, cudaStream_t);
+template void terms(const std::uint16_t*, const std::uint16_t*, float, int, int, const TermPlanes&,
+                    double*, cudaStream_t);
+template void terms(const float*, const float*, float, int, int, const TermPlanes&, double*,
+                    cudaStream_t);
 
 }  // namespace vq::ssim::gpu

@@ -5,11 +5,12 @@
 //   1. first_grids: the exact prefix sum before each group (in double: an estimate is all it
 //      needs) tells the three grids the accumulator can be on when the group starts.
 //   2. group_maps: one warp per group builds the group's map on each of those grids.
-//   3. walk: one warp per plane carries the accumulator forward, 32 lanes × 32 groups per step
-//      while it stays in its binade. Where a step leaves it, the warp finds the lane whose part
-//      leaves it and descends into that part: one group per lane, then 32 terms per lane (maps
-//      built on the fly on the accumulator's actual grid), then one term per lane, and adds the
-//      term that leaves the binade as a float, as the serial sum does; then it climbs back up.
+//   3. walk: one warp per plane adds the first group serially, then carries the accumulator
+//      forward, 32 lanes × 32 groups per step while it stays in its binade. Where a step leaves
+//      it, the warp finds the lane whose part leaves it and descends into that part: one group
+//      per lane, then 32 terms per lane (maps built on the fly on the accumulator's actual grid),
+//      then one term per lane, and adds the term that leaves the binade as a float, as the serial
+//      sum does; then it climbs back up.
 // The accumulator changes binade some 30 to 40 times per plane, so the walk is a few hundred
 // warp steps instead of ~10^7 dependent additions.
 #include <algorithm>
@@ -140,16 +141,32 @@ __device__ Map groups_map(const GroupMaps* groups, std::size_t first, std::size_
     return map;
 }
 
-// 3. One warp per plane. Levels: 3 = 32 groups per lane, 2 = one group, 1 = 32 terms, 0 = one
-// term. Levels 2 and 3 start at a group's start; levels 0 and 1 stop at the group's end.
+// 3. One warp per plane, after the first group's serial additions. Levels: 3 = 32 groups per
+// lane, 2 = one group, 1 = 32 terms, 0 = one term. Levels 2 and 3 start at a group's start;
+// levels 0 and 1 stop at the group's end.
 constexpr int top_level = 3;
 
 __global__ void __launch_bounds__(32) walk(FrameJob job, float* error_sums) {
     const PlaneJob& plane = job.planes[blockIdx.x];
     const unsigned lane = threadIdx.x;
     const std::size_t count = plane.term_count;
-    std::uint32_t bits = 0;  // the accumulator, +0
-    std::size_t i = 0;       // terms added so far
+    // The first group is added as the reference adds it, one float addition after another (every
+    // lane the same, from +0): there the accumulator changes binade every few terms (many of a
+    // plane's binade changes), each change costing the walk a descent to single terms and back,
+    // ~3 warp steps of a memory latency each, where a chain of float additions is ~4 cycles a term.
+    const std::size_t serial_end = lesser(count, std::size_t(group_terms));
+    float accumulator = 0.0f;
+    for (std::size_t t = 0; t < serial_end; t += part_limit) {
+        float batch[part_limit];
+#pragma unroll
+        for (int k = 0; k < part_limit; ++k)
+            batch[k] = t + k < serial_end ? plane.terms[t + k] : 0.0f;
+#pragma unroll
+        for (int k = 0; k < part_limit; ++k)
+            if (t + k < serial_end) accumulator = accumulator + batch[k];
+    }
+    std::uint32_t bits = __float_as_uint(accumulator);
+    std::size_t i = serial_end;  // terms added so far
     int level = top_level;
     while (i < count) {
         const int grid = float_sum::grid_of(bits);

@@ -49,6 +49,7 @@ __global__ void decimate_kernel(const Sample* in, int width, int height, float r
 constexpr int terms_tile = 32;                         // valid positions a side per thread block
 constexpr int terms_rows = terms_tile + (window - 1);  // input rows (and columns) it reads
 constexpr int terms_threads_y = 8;                     // threads: terms_tile x terms_threads_y
+constexpr int terms_threads = terms_tile * terms_threads_y;
 static_assert(terms_tile == tile_x && terms_tile % terms_threads_y == 0);
 static_assert(terms_tile == 32 && ordered::chunk_terms >= terms_tile,
               "a warp is one row of a tile, and its positions span at most two chunks");
@@ -59,7 +60,7 @@ __device__ double warp_sum(double v) {
 }
 
 template <typename Sample>
-__global__ void __launch_bounds__(terms_tile* terms_threads_y)
+__global__ void __launch_bounds__(terms_threads)
     terms_kernel(const Sample* ref, const Sample* dist, float reciprocal, int width, int height,
                  TermPlanes out, double* chunk_sums) {
     __shared__ float input[2][terms_rows][terms_rows];
@@ -69,10 +70,9 @@ __global__ void __launch_bounds__(terms_tile* terms_threads_y)
     const int x0 = int(blockIdx.x) * terms_tile;
     const int y0 = int(blockIdx.y) * terms_tile;
     const int thread = int(threadIdx.y) * terms_tile + int(threadIdx.x);
-    constexpr int threads = terms_tile * terms_threads_y;
 
     // Samples outside the plane are never read by a valid position; they are zeroed all the same.
-    for (int i = thread; i < terms_rows * terms_rows; i += threads) {
+    for (int i = thread; i < terms_rows * terms_rows; i += terms_threads) {
         const int row = i / terms_rows, column = i % terms_rows;
         const int x = x0 + column, y = y0 + row;
         const bool inside = x < width && y < height;
@@ -83,7 +83,7 @@ __global__ void __launch_bounds__(terms_tile* terms_threads_y)
     __syncthreads();
 
     // Step 1 at every input row of the window and every valid column of the tile.
-    for (int i = thread; i < terms_rows * terms_tile; i += threads) {
+    for (int i = thread; i < terms_rows * terms_tile; i += terms_threads) {
         const int row = i / terms_tile, column = i % terms_tile;
         float moments_here[moments] = {0, 0, 0, 0, 0};
         if (x0 + column < valid_width && y0 + row < height)

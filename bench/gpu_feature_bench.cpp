@@ -1,10 +1,13 @@
-// GPU time per frame of a CUDA twin (VIF, ADM, motion, PSNR, CIEDE2000) in steady state: CUDA
-// events around 20 frames enqueued back to back on one stream, as the executor enqueues them; the
-// frame pair is already on the device (uploads are timed end to end by scripts/bench_cli.sh).
+// GPU time per frame of a CUDA twin (VIF, ADM, motion, PSNR, CIEDE2000, SSIM, MS-SSIM, PSNR-HVS,
+// SpEED) in steady state: CUDA events around 20 frames enqueued back to back on one stream, as the
+// executor enqueues them; the frame pairs are already on the device (uploads are timed end to end
+// by scripts/bench_cli.sh). Two distinct pairs alternate, so the temporal twins (motion,
+// speed_temporal) always see a real difference from the previous frame.
 //
 //   vq_bench --benchmark_filter=GpuFeature
 #if VQ_WITH_CUDA
 
+#include <cstddef>
 #include <exception>
 #include <string>
 
@@ -25,25 +28,33 @@ void run(benchmark::State& state, const std::string& name, int width, int height
     auto feature = lookup.definition->make_cuda(bind_options(name, lookup.definition->options, {}));
     auto& twin = dynamic_cast<cuda::CudaFeature&>(*feature);
     const VideoFormat format{width, height, 8, ChromaFormat::yuv420};
-    const Picture reference = make_synthetic_frame(format, SyntheticScene::mixed, 0, false);
-    const Picture distorted = make_synthetic_frame(format, SyntheticScene::mixed, 0, true);
     twin.init(format);
 
     const cuda::Stream stream;
     twin.prepare(stream.get());
-    cuda::DeviceBuffer frames(2 * format.frame_bytes());
-    cuda::copy(frames.data(), reference.data(), format.frame_bytes());
-    cuda::copy(frames.data() + format.frame_bytes(), distorted.data(), format.frame_bytes());
-    const cuda::DeviceFrame frame{format, frames.data(), frames.data() + format.frame_bytes()};
+    // Pair t at 2t (reference) and 2t + 1 (distorted), frame_bytes() apart.
+    constexpr int pairs = 2;
+    const std::size_t bytes = format.frame_bytes();
+    cuda::DeviceBuffer frames(2 * pairs * bytes);
+    for (int t = 0; t < pairs; ++t)
+        for (int d = 0; d < 2; ++d) {
+            const Picture picture = make_synthetic_frame(format, SyntheticScene::mixed, t, d == 1);
+            cuda::copy(frames.data() + std::size_t(2 * t + d) * bytes, picture.data(), bytes);
+        }
     cuda::DeviceBuffer block(twin.block_bytes());
+    std::size_t index = 0;
+    const auto enqueue = [&] {
+        const std::byte* pair = frames.data() + (index % pairs) * 2 * bytes;
+        twin.enqueue({format, pair, pair + bytes, index}, block.data(), stream.get());
+        ++index;
+    };
 
     const cuda::Event start(cuda::Event::Timing::on), stop(cuda::Event::Timing::on);
-    for (int i = 0; i < 3; ++i) twin.enqueue(frame, block.data(), stream.get());  // warm-up
+    for (int i = 0; i < 3; ++i) enqueue();  // warm-up
     constexpr int frames_per_iteration = 20;
     for (auto _ : state) {
         start.record(stream);
-        for (int i = 0; i < frames_per_iteration; ++i)
-            twin.enqueue(frame, block.data(), stream.get());
+        for (int i = 0; i < frames_per_iteration; ++i) enqueue();
         stop.record(stream);
         state.SetIterationTime(double(cuda::elapsed_milliseconds(start, stop)) / 1000.0 /
                                frames_per_iteration);
@@ -63,8 +74,8 @@ void gpu_feature(benchmark::State& state, const std::string& name, int width, in
 }
 
 [[maybe_unused]] const bool registered = [] {
-    for (const char* name :
-         {"vif", "adm", "motion", "psnr", "ciede", "float_ssim", "float_ms_ssim"})
+    for (const char* name : {"vif", "adm", "motion", "psnr", "ciede", "float_ssim", "float_ms_ssim",
+                             "psnr_hvs", "speed_chroma", "speed_temporal"})
         for (const auto& [label, w, h] :
              {std::tuple{"1080p", 1920, 1080}, std::tuple{"4K", 3840, 2160}})
             benchmark::RegisterBenchmark((std::string("GpuFeature/") + name + "/" + label).c_str(),

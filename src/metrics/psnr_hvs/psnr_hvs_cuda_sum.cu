@@ -5,11 +5,12 @@
 //   1. first_grids: the exact prefix sum before each group (in double: an estimate is all it
 //      needs) tells the three grids the accumulator can be on when the group starts.
 //   2. group_maps: one warp per group builds the group's map on each of those grids.
-//   3. walk: one warp per plane carries the accumulator forward, 32 lanes × 32 groups per step
-//      while it stays in its binade. Where a step leaves it, the warp finds the lane whose part
-//      leaves it and descends into that part: one group per lane, then 32 terms per lane (maps
-//      built on the fly on the accumulator's actual grid), then one term per lane, and adds the
-//      term that leaves the binade as a float, as the serial sum does; then it climbs back up.
+//   3. walk: one warp per plane adds the first group serially, then carries the accumulator
+//      forward, 32 lanes × 32 groups per step while it stays in its binade. Where a step leaves
+//      it, the warp finds the lane whose part leaves it and descends into that part: one group
+//      per lane, then 32 terms per lane (maps built on the fly on the accumulator's actual grid),
+//      then one term per lane, and adds the term that leaves the binade as a float, as the serial
+//      sum does; then it climbs back up.
 // The accumulator changes binade some 30 to 40 times per plane, so the walk is a few hundred
 // warp steps instead of ~10^7 dependent additions.
 #include <algorithm>
@@ -48,10 +49,21 @@ __device__ Map warp_inclusive_scan(Map map) {
     return map;
 }
 
+// The walker's per-lane parts are at most this many terms or groups. Each part's loads are all
+// issued before its first composition, so a walker step waits on memory once, not once per
+// term or group (the compositions themselves stay in order).
+constexpr int part_limit = 32;
+
+// Terms [begin, end), end - begin <= part_limit, composed in order.
 __device__ Map terms_map(const float* terms, std::size_t begin, std::size_t end, int grid) {
+    std::uint32_t bits[part_limit];
+#pragma unroll
+    for (int k = 0; k < part_limit; ++k)
+        bits[k] = begin + k < end ? __float_as_uint(terms[begin + k]) : 0u;
     Map map = float_sum::identity_map();
-    for (std::size_t t = begin; t < end; ++t)
-        map = float_sum::compose(map, float_sum::term_map(__float_as_uint(terms[t]), grid));
+#pragma unroll
+    for (int k = 0; k < part_limit; ++k)
+        if (begin + k < end) map = float_sum::compose(map, float_sum::term_map(bits[k], grid));
     return map;
 }
 
@@ -116,16 +128,45 @@ __device__ Map group_map(const GroupMaps& group, int grid) {
     return float_sum::invalid_map();  // an unexpected binade: the walker descends to the terms
 }
 
-// 3. One warp per plane. Levels: 3 = 32 groups per lane, 2 = one group, 1 = 32 terms, 0 = one
-// term. Levels 2 and 3 start at a group's start; levels 0 and 1 stop at the group's end.
+// Groups [first, last), last - first <= part_limit, their maps on `grid` composed in order.
+__device__ Map groups_map(const GroupMaps* groups, std::size_t first, std::size_t last, int grid) {
+    Map maps[part_limit];
+#pragma unroll
+    for (int k = 0; k < part_limit; ++k)
+        maps[k] = first + k < last ? group_map(groups[first + k], grid) : float_sum::identity_map();
+    Map map = float_sum::identity_map();
+#pragma unroll
+    for (int k = 0; k < part_limit; ++k)
+        if (first + k < last) map = float_sum::compose(map, maps[k]);
+    return map;
+}
+
+// 3. One warp per plane, after the first group's serial additions. Levels: 3 = 32 groups per
+// lane, 2 = one group, 1 = 32 terms, 0 = one term. Levels 2 and 3 start at a group's start;
+// levels 0 and 1 stop at the group's end.
 constexpr int top_level = 3;
 
 __global__ void __launch_bounds__(32) walk(FrameJob job, float* error_sums) {
     const PlaneJob& plane = job.planes[blockIdx.x];
     const unsigned lane = threadIdx.x;
     const std::size_t count = plane.term_count;
-    std::uint32_t bits = 0;  // the accumulator, +0
-    std::size_t i = 0;       // terms added so far
+    // The first group is added as the reference adds it, one float addition after another (every
+    // lane the same, from +0): there the accumulator changes binade every few terms (many of a
+    // plane's binade changes), each change costing the walk a descent to single terms and back,
+    // ~3 warp steps of a memory latency each, where a chain of float additions is ~4 cycles a term.
+    const std::size_t serial_end = lesser(count, std::size_t(group_terms));
+    float accumulator = 0.0f;
+    for (std::size_t t = 0; t < serial_end; t += part_limit) {
+        float batch[part_limit];
+#pragma unroll
+        for (int k = 0; k < part_limit; ++k)
+            batch[k] = t + k < serial_end ? plane.terms[t + k] : 0.0f;
+#pragma unroll
+        for (int k = 0; k < part_limit; ++k)
+            if (t + k < serial_end) accumulator = accumulator + batch[k];
+    }
+    std::uint32_t bits = __float_as_uint(accumulator);
+    std::size_t i = serial_end;  // terms added so far
     int level = top_level;
     while (i < count) {
         const int grid = float_sum::grid_of(bits);
@@ -135,15 +176,14 @@ __global__ void __launch_bounds__(32) walk(FrameJob job, float* error_sums) {
         Map map = float_sum::identity_map();
         std::size_t begin, step_end;  // this lane's first term, the step's end
         if (level >= 2) {
-            const std::size_t per_lane = level == 3 ? 32 : 1;
+            const std::size_t per_lane = level == 3 ? part_limit : 1;
             const std::size_t first = i / group_terms + lane * per_lane;
             const std::size_t last = lesser(plane.group_count, first + per_lane);
-            for (std::size_t g = first; g < last; ++g)
-                map = float_sum::compose(map, group_map(plane.groups[g], grid));
+            map = groups_map(plane.groups, first, last, grid);
             begin = lesser(count, first * group_terms);
             step_end = lesser(count, (i / group_terms + 32 * per_lane) * group_terms);
         } else {
-            const std::size_t per_lane = level == 1 ? 32 : 1;
+            const std::size_t per_lane = level == 1 ? part_limit : 1;
             const std::size_t group_end = lesser(count, (i / group_terms + 1) * group_terms);
             begin = lesser(group_end, i + lane * per_lane);
             map = terms_map(plane.terms, begin, lesser(group_end, begin + per_lane), grid);

@@ -125,6 +125,25 @@ __device__ void for_each_band(const float* image, int wo, int hm, int band, floa
     }
 }
 
+// sum + term(0) + term(1) + ... + term(count - 1), added one by one in that order (the serial
+// sum's roundings). The terms of a batch do not depend on the running sum, so their loads and
+// arithmetic are issued together and only the additions wait on each other: a thread's chain
+// costs an addition's latency per term instead of a load's, conversion's and multiplication's.
+template <typename Sum, typename Term>
+__device__ Sum add_in_order(Sum sum, int count, const Term& term) {
+    constexpr int batch = 16;
+    int i = 0;
+    for (; i + batch <= count; i += batch) {
+        Sum terms[batch];
+#pragma unroll
+        for (int k = 0; k < batch; ++k) terms[k] = term(i + k);
+#pragma unroll
+        for (int k = 0; k < batch; ++k) sum = sum + terms[k];
+    }
+    for (; i < count; ++i) sum = sum + term(i);
+    return sum;
+}
+
 // Spec §8.1: thread p < 25 of block `image` sums position p's w_m x h_m sub-image serially in
 // float, row-major.
 __global__ void block_means(const float* r, int wo, int ho, int wm, int hm, int band,
@@ -135,8 +154,10 @@ __global__ void block_means(const float* r, int wo, int ho, int wm, int hm, int 
     float sum = 0.0f;
     for_each_band(r + long(blockIdx.x) * wo * ho, wo, hm, band, tile, [&](int rows) {
         if (p >= n) return;
-        for (int y = 0; y < rows; ++y)
-            for (int x = 0; x < wm; ++x) sum = sum + z[y * wo + x];
+        for (int y = 0; y < rows; ++y) {
+            const float* row = z + y * wo;
+            sum = add_in_order(sum, wm, [row](int x) { return row[x]; });
+        }
     });
     if (p < n) means[blockIdx.x * n + p] = sum / float(wm * hm);
 }
@@ -163,12 +184,14 @@ __global__ void __launch_bounds__(covariance_threads)
     double sum = 0.0;
     for_each_band(r + long(image) * wo * ho, wo, hm, band, tile, [&](int rows) {
         if (!active) return;
-        for (int y = 0; y < rows; ++y)
-            for (int x = 0; x < wm; ++x) {
-                const double da = double(za[y * wo + x]) - ma;
-                const double db = double(zb[y * wo + x]) - mb;
-                sum = sum + da * db;
-            }
+        for (int y = 0; y < rows; ++y) {
+            const float *row_a = za + y * wo, *row_b = zb + y * wo;
+            sum = add_in_order(sum, wm, [=](int x) {
+                const double da = double(row_a[x]) - ma;
+                const double db = double(row_b[x]) - mb;
+                return da * db;
+            });
+        }
     });
     if (!active) return;
     const float value = float(sum / double(wm * hm));
@@ -338,8 +361,9 @@ __global__ void __launch_bounds__(score_threads)
         results[c] = {0.0f, 1};
         return;
     }
-    float acc = 0.0f;
-    for (int b = 0; b < count; ++b) acc = acc + terms[c * count + b];
+    const float* channel_terms = terms + c * count;
+    const float acc =
+        add_in_order(0.0f, count, [channel_terms](int b) { return channel_terms[b]; });
     results[c] = {acc / float(count), ref_failed || dist_failed};
 }
 

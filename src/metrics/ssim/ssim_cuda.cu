@@ -23,7 +23,7 @@ namespace {
 
 std::size_t area(int width, int height) { return std::size_t(width) * std::size_t(height); }
 
-// One scale's planes, terms and sum scratch.
+// One scale's planes (unless it reads the uploaded luma itself), terms and sum scratch.
 struct ScaleBuffers {
     int width;
     int height;
@@ -38,11 +38,11 @@ struct ScaleBuffers {
     cuda::DeviceArray<ordered::Grid> groups;
     cuda::DeviceArray<ordered::Grid> supers;
 
-    ScaleBuffers(int w, int h)
+    ScaleBuffers(int w, int h, bool own_planes)
         : width(w),
           height(h),
-          ref(area(w, h)),
-          dist(area(w, h)),
+          ref(own_planes ? cuda::DeviceArray<float>(area(w, h)) : cuda::DeviceArray<float>()),
+          dist(own_planes ? cuda::DeviceArray<float>(area(w, h)) : cuda::DeviceArray<float>()),
           l(valid()),
           c(valid()),
           s(valid()),
@@ -68,36 +68,54 @@ struct ScaleBuffers {
 };
 
 // The scales of one feature: scale 0 of width x height, each next one decimated 2:1 (§9.2).
+// Scale 0 reads the uploaded luma itself (spec §3's conversion as each sample is read) unless
+// `own_first_planes` (float_ssim's box decimation writes them).
 class Pipeline {
 public:
-    Pipeline(int width, int height, int scales, cudaStream_t stream) {
+    Pipeline(int width, int height, int scales, bool own_first_planes, cudaStream_t stream) {
         gpu::upload_tables(stream);
         scales_.reserve(std::size_t(scales));
         for (int k = 0; k < scales; ++k) {
-            scales_.emplace_back(width, height);
+            scales_.emplace_back(width, height, k > 0 || own_first_planes);
+            // The chunk sums start at zero; after that, each frame's sums() leaves them zero.
+            cuda::zero_async(scales_.back().approximate.data(), scales_.back().approximate.size(),
+                             stream);
             width = decimated_size(width, 2);
             height = decimated_size(height, 2);
         }
-        // The horizontal pass of the largest scale; the smaller ones reuse it in stream order.
-        horizontal_ =
-            cuda::DeviceArray<float>(5 * area(scales_[0].width - (window - 1), scales_[0].height));
     }
 
     ScaleBuffers& scale(int k) { return scales_[std::size_t(k)]; }
 
-    // Spec §5-§6.2 on scale k's planes.
-    void statistics(int k, cudaStream_t stream) {
-        const ScaleBuffers& s = scale(k);
-        gpu::terms(s.ref.data(), s.dist.data(), s.width, s.height, horizontal_.data(), s.terms(),
+    // Spec §5-§6.2 on scale k, whose planes are `ref` and `dist` (each sample times
+    // `reciprocal` as it is read).
+    template <typename Sample>
+    void statistics(int k, const Sample* ref, const Sample* dist, float reciprocal,
+                    cudaStream_t stream) {
+        ScaleBuffers& s = scale(k);
+        gpu::terms(ref, dist, reciprocal, s.width, s.height, s.terms(), s.approximate.data(),
                    stream);
     }
 
-    // Spec §9.2: scale k's planes decimated into scale k + 1's.
-    void decimate(int k, cudaStream_t stream) {
+    // The same on scale k's own planes.
+    void statistics(int k, cudaStream_t stream) {
+        ScaleBuffers& s = scale(k);
+        statistics(k, s.ref.data(), s.dist.data(), 1.0f, stream);
+    }
+
+    // Spec §9.2: scale k's planes `ref` and `dist` decimated into scale k + 1's.
+    template <typename Sample>
+    void decimate(int k, const Sample* ref, const Sample* dist, float reciprocal,
+                  cudaStream_t stream) {
         const ScaleBuffers& from = scale(k);
         ScaleBuffers& to = scale(k + 1);
-        gpu::pyramid_decimate(from.ref.data(), from.width, from.height, to.ref.data(), stream);
-        gpu::pyramid_decimate(from.dist.data(), from.width, from.height, to.dist.data(), stream);
+        gpu::pyramid_decimate(ref, reciprocal, from.width, from.height, to.ref.data(), stream);
+        gpu::pyramid_decimate(dist, reciprocal, from.width, from.height, to.dist.data(), stream);
+    }
+
+    void decimate(int k, cudaStream_t stream) {
+        ScaleBuffers& s = scale(k);
+        decimate(k, s.ref.data(), s.dist.data(), 1.0f, stream);
     }
 
     // Spec §6.3-§6.4 for every scale, into means[0..scales).
@@ -111,25 +129,17 @@ public:
 
 private:
     std::vector<ScaleBuffers> scales_;
-    cuda::DeviceArray<float> horizontal_;
 };
 
-// Spec §3 (factor 1) or §7.3 (float_ssim's box) from both uploaded lumas into scale 0.
-void load_luma(const cuda::DeviceFrame& frame, const VideoFormat& format, int factor,
-               ScaleBuffers& scale, cudaStream_t stream) {
+// use(ref, dist, reciprocal) on both uploaded luma planes with their sample type, and spec §3's
+// factor 1 / divisor.
+template <typename Use>
+void with_luma(const cuda::DeviceFrame& frame, const VideoFormat& format, const Use& use) {
     const float reciprocal = 1.0f / luma_divisor(format.bit_depth);
     with_sample_type(format.bit_depth, [&](auto sample) {
         using Sample = decltype(sample);
-        const std::pair<const std::byte*, float*> pictures[] = {
-            {frame.reference, scale.ref.data()}, {frame.distorted, scale.dist.data()}};
-        for (const auto& [picture, out] : pictures) {
-            const Sample* luma = cuda::DeviceFrame::plane<Sample>(picture, format, 0);
-            if (factor > 1)
-                gpu::box_decimate(luma, format.width, format.height, reciprocal, factor, out,
-                                  stream);
-            else
-                gpu::convert(luma, format.width, format.height, reciprocal, out, stream);
-        }
+        use(cuda::DeviceFrame::plane<Sample>(frame.reference, format, 0),
+            cuda::DeviceFrame::plane<Sample>(frame.distorted, format, 0), reciprocal);
     });
 }
 
@@ -141,14 +151,25 @@ public:
         const int f = scorer_.factor();
         const int width = f > 1 ? decimated_size(format().width, f) : format().width;
         const int height = f > 1 ? decimated_size(format().height, f) : format().height;
-        pipeline_.emplace(width, height, 1, stream);
+        pipeline_.emplace(width, height, 1, f > 1, stream);
     }
 
-    // Spec §8.2.
+    // Spec §8.2: the statistics of the luma itself, or of its box decimation (§7.3).
     void enqueue(const cuda::DeviceFrame& frame, std::byte* device_block,
                  cudaStream_t stream) override {
-        load_luma(frame, format(), scorer_.factor(), pipeline_->scale(0), stream);
-        pipeline_->statistics(0, stream);
+        const int factor = scorer_.factor();
+        with_luma(frame, format(), [&](const auto* ref, const auto* dist, float reciprocal) {
+            if (factor == 1) {
+                pipeline_->statistics(0, ref, dist, reciprocal, stream);
+                return;
+            }
+            ScaleBuffers& scale = pipeline_->scale(0);
+            gpu::box_decimate(ref, format().width, format().height, reciprocal, factor,
+                              scale.ref.data(), stream);
+            gpu::box_decimate(dist, format().width, format().height, reciprocal, factor,
+                              scale.dist.data(), stream);
+            pipeline_->statistics(0, stream);
+        });
         pipeline_->sums(reinterpret_cast<Means*>(device_block + offsetof(SsimBlock, means)),
                         stream);
     }
@@ -162,14 +183,18 @@ public:
     using ScorerTwin::ScorerTwin;
 
     void prepare(cudaStream_t stream) override {
-        pipeline_.emplace(format().width, format().height, ms_ssim_scales, stream);
+        pipeline_.emplace(format().width, format().height, ms_ssim_scales, false, stream);
     }
 
-    // Spec §9.2-§9.3: the statistics of each scale, then the 2:1 decimation to the next.
+    // Spec §9.2-§9.3: the statistics of each scale, then the 2:1 decimation to the next; scale 0
+    // is the luma itself.
     void enqueue(const cuda::DeviceFrame& frame, std::byte* device_block,
                  cudaStream_t stream) override {
-        load_luma(frame, format(), 1, pipeline_->scale(0), stream);
-        for (int k = 0; k < ms_ssim_scales; ++k) {
+        with_luma(frame, format(), [&](const auto* ref, const auto* dist, float reciprocal) {
+            pipeline_->statistics(0, ref, dist, reciprocal, stream);
+            pipeline_->decimate(0, ref, dist, reciprocal, stream);
+        });
+        for (int k = 1; k < ms_ssim_scales; ++k) {
             pipeline_->statistics(k, stream);
             if (k + 1 < ms_ssim_scales) pipeline_->decimate(k, stream);
         }

@@ -25,7 +25,7 @@ struct SumScale {
     TermPlanes terms;
     int valid_width;
     int valid_height;
-    double* approximate;    // [4][chunks]: each chunk's sum in any order
+    double* approximate;    // [4][chunks]: each chunk's sum in any order (see terms())
     double* prefix;         // [4][chunks]: the approximate running sum before each chunk
     ordered::Grid* chunks;  // [4][chunks]
     ordered::Grid* groups;  // [4][groups]
@@ -43,26 +43,28 @@ inline constexpr int sum_streams = 4;  // (l*c)*s, l, c, s: Means' field order
 // Sets the device's tables (Gaussian taps, MS-SSIM kernel); once per feature, on `stream`.
 void upload_tables(cudaStream_t stream);
 
-// Spec §3: the luma plane (width x height, rows packed) as floats.
-template <typename Sample>
-void convert(const Sample* luma, int width, int height, float reciprocal, float* out,
-             cudaStream_t stream);
-
 // Spec §7.1 with float_ssim's box of `factor` (§7.3) on a picture's luma, each sample times
-// `reciprocal` as it is read; out is decimated_size() of each side.
+// `reciprocal` as it is read (spec §3); out is decimated_size() of each side.
 template <typename Sample>
 void box_decimate(const Sample* luma, int width, int height, float reciprocal, int factor,
                   float* out, cudaStream_t stream);
 
-// Spec §7.2: one 2:1 step of the MS-SSIM pyramid with the 9x9 kernel.
-void pyramid_decimate(const float* in, int width, int height, float* out, cudaStream_t stream);
+// Spec §7.2: one 2:1 step of the MS-SSIM pyramid with the 9x9 kernel, each sample times
+// `reciprocal` as it is read (the luma's spec §3 at scale 0; 1, exactly, on float planes).
+template <typename Sample>
+void pyramid_decimate(const Sample* in, float reciprocal, int width, int height, float* out,
+                      cudaStream_t stream);
 
-// Spec §5-§6.2: the terms of two width x height planes (at least 11 x 11). `horizontal` holds
-// 5 (width - 10) x height floats.
-void terms(const float* ref, const float* dist, int width, int height, float* horizontal,
-           const TermPlanes& out, cudaStream_t stream);
+// Spec §5-§6.2: the terms of two width x height planes (at least 11 x 11; each sample times
+// `reciprocal` as it is read), each also added (in any order) into its chunk's sum in
+// `chunk_sums` (SumScale::approximate: [4][chunks], zero on entry; sums() reads it and leaves it
+// zero again). Samples are the luma's (scale 0) or floats.
+template <typename Sample>
+void terms(const Sample* ref, const Sample* dist, float reciprocal, int width, int height,
+           const TermPlanes& out, double* chunk_sums, cudaStream_t stream);
 
-// Spec §6.3-§6.4: each scale's four sums in the CPU twin's order and bits, and their means.
+// Spec §6.3-§6.4: each scale's four sums in the CPU twin's order and bits, and their means; after
+// terms() for every scale.
 void sums(const SumJob& job, cudaStream_t stream);
 
 }  // namespace vq::ssim::gpu

@@ -1,12 +1,12 @@
 // SSIM and MS-SSIM, CUDA twin: spec §6.3's serial double sums with the CPU twin's bits, by
 // ssim_ordered_sum.hpp's scheme, every scale of a frame at once (blockIdx.y is the scale):
-//   1. each chunk's sum in any order, one warp a chunk;
+//   1. each chunk's sum in any order (added up by terms_kernel, ssim_cuda_planes.cu);
 //   2. the running sum before each chunk from those, one block a stream (approximate: it only
 //      picks the binade each chunk is summarised on);
 //   3. each chunk's Grid on that binade (8 terms a lane, then a tree over the warp);
 //   4. groups of 32 chunks, then super-groups of 32 groups, as trees of Grids;
-//   5. one thread a (scale, stream) walks them in order, adding serially where a check fails, and
-//      writes the mean (§6.4) into the device block.
+//   5. one warp a (scale, stream) walks them in order (a window of 32 Grids at once), adding
+//      serially where a check fails, and writes the mean (§6.4) into the device block.
 #include "cuda/check.hpp"
 #include "metrics/ssim/ssim_cuda_kernels.cuh"
 
@@ -33,20 +33,26 @@ struct TermReader {
     }
 };
 
-__device__ long long shuffle_down(long long v, int offset) {
-    return __shfl_down_sync(0xffffffffu, v, offset);
+// A Grid through a warp shuffle, field by field: shuffle(v) is one __shfl_*_sync of v.
+template <typename Shuffle>
+__device__ Grid shuffled(const Grid& g, const Shuffle& shuffle) {
+    Grid o;
+    for (int p = 0; p < 2; ++p) {
+        o.step[p] = shuffle(g.step[p]);
+        o.low[p] = shuffle(g.low[p]);
+        o.high[p] = shuffle(g.high[p]);
+    }
+    o.exponent = shuffle(g.exponent);
+    o.state = shuffle(g.state);
+    return o;
 }
 
 __device__ Grid shuffle_down(const Grid& g, int offset) {
-    Grid o;
-    for (int p = 0; p < 2; ++p) {
-        o.step[p] = shuffle_down(g.step[p], offset);
-        o.low[p] = shuffle_down(g.low[p], offset);
-        o.high[p] = shuffle_down(g.high[p], offset);
-    }
-    o.exponent = __shfl_down_sync(0xffffffffu, g.exponent, offset);
-    o.state = __shfl_down_sync(0xffffffffu, g.state, offset);
-    return o;
+    return shuffled(g, [offset](auto v) { return __shfl_down_sync(0xffffffffu, v, offset); });
+}
+
+__device__ Grid shuffle_up(const Grid& g, int offset) {
+    return shuffled(g, [offset](auto v) { return __shfl_up_sync(0xffffffffu, v, offset); });
 }
 
 // The lanes' Grids composed in lane order (adjacent ranges, offsets 1..16); valid in lane 0.
@@ -59,34 +65,13 @@ __device__ Grid warp_then(Grid g) {
     return g;
 }
 
-__device__ double warp_sum(double v) {
-    for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset);
-    return v;
-}
-
-__global__ void approximate_kernel(SumJob job) {
-    if (int(blockIdx.y) >= job.scale_count) return;
-    const SumScale& scale = job.scales[blockIdx.y];
-    const long long chunks = ordered::level_size(0, scale.terms.count);
-    const long long chunk = blockIdx.x;
-    if (chunk >= chunks) return;
-    const long long first = chunk * ordered::chunk_terms + threadIdx.x * ordered::lane_terms;
-    for (int stream = 0; stream < sum_streams; ++stream) {
-        const TermReader term{scale.terms, stream};
-        double sum = 0;
-        for (long long i = first; i < first + ordered::lane_terms && i < scale.terms.count; ++i)
-            sum += term(i);
-        sum = warp_sum(sum);
-        if (threadIdx.x == 0) scale.approximate[stream * chunks + chunk] = sum;
-    }
-}
-
-// Exclusive running sums of the chunk sums: each thread a run of chunks, a scan over the threads.
+// Exclusive running sums of the chunk sums (terms_kernel's atomics), each thread a run of chunks,
+// a scan over the threads; the chunk sums are cleared for the next frame once read.
 __global__ void __launch_bounds__(scan_threads) prefix_kernel(SumJob job) {
     if (int(blockIdx.y) >= job.scale_count) return;
     const SumScale& scale = job.scales[blockIdx.y];
     const long long chunks = ordered::level_size(0, scale.terms.count);
-    const double* in = scale.approximate + blockIdx.x * chunks;
+    double* in = scale.approximate + blockIdx.x * chunks;
     double* out = scale.prefix + blockIdx.x * chunks;
     const long long per_thread = (chunks + scan_threads - 1) / scan_threads;
     const long long first = threadIdx.x * per_thread;
@@ -106,6 +91,7 @@ __global__ void __launch_bounds__(scan_threads) prefix_kernel(SumJob job) {
     for (long long c = first; c < end; ++c) {
         out[c] = running;
         running += in[c];
+        in[c] = 0;  // this thread's own chunks, read for the last time
     }
 }
 
@@ -149,7 +135,8 @@ __global__ void level_kernel(SumJob job, int level) {
 
 // walk()'s context on the device. Every lane of the warp walks the same sum (same data, same
 // path), so the warp can fetch together: each window of 32 Grids, and a failing chunk's terms,
-// go to shared memory in one parallel load instead of one dependent global load at a time.
+// go to shared memory in one parallel load instead of one dependent global load at a time; and
+// it applies a window's Grids in parallel (apply_run).
 struct WarpWalk {
     const Grid* levels[3];
     TermReader term;
@@ -163,6 +150,36 @@ struct WarpWalk {
         if (int(threadIdx.x) < n) window[threadIdx.x] = levels[Level][first + threadIdx.x];
         __syncwarp();
         return window;
+    }
+
+    // ordered::apply_in_order's result, the warp trying a whole window at once: lane k composes
+    // the Grids from j to k (a scan of then()) and applies that to a copy of the sum. The
+    // prefixes that pass are j .. f - 1 for some f (a composition's range contains its parts'
+    // ranges, so if one passes, the shorter ones do), and lane f - 1 holds the sum after them.
+    // then() refuses Grids of different binades, which apply() may still pass one by one (the
+    // sum can move to the next binade between them), so Grid f is then tried alone, as
+    // apply_in_order would, and the scan goes on after it. Each pass advances j, so it ends.
+    __device__ int apply_run(const Grid* grids, int j, int n, double& sum) const {
+        const int lane = int(threadIdx.x);
+        while (j < n) {
+            Grid prefix = lane >= j && lane < n ? grids[lane] : ordered::empty_grid();
+            for (int offset = 1; offset < warp; offset *= 2) {
+                const Grid before = shuffle_up(prefix, offset);
+                if (lane >= offset) prefix = ordered::then(before, prefix);
+            }
+            double reached = sum;
+            const bool passes = ordered::apply(prefix, reached);
+            const unsigned failing = __ballot_sync(0xffffffffu, !passes);
+            if (failing == 0) {  // lanes from n on hold lane n - 1's composition
+                sum = __shfl_sync(0xffffffffu, reached, warp - 1);
+                return n;
+            }
+            const int f = __ffs(int(failing)) - 1;  // j <= f < n: lanes before j hold nothing
+            if (f > j) sum = __shfl_sync(0xffffffffu, reached, f - 1);
+            if (!ordered::apply(grids[f], sum)) return f;
+            j = f + 1;
+        }
+        return n;
     }
 
     __device__ double add_serially(double sum, long long first, long long end) {
@@ -214,8 +231,6 @@ void sums(const SumJob& job, cudaStream_t stream) {
     const auto blocks = [&](int level) {
         return dim3(unsigned(ordered::level_size(level, most_terms)), unsigned(job.scale_count));
     };
-    approximate_kernel<<<blocks(0), warp, 0, stream>>>(job);
-    VQ_CUDA_CHECK_LAUNCH(approximate_kernel);
     prefix_kernel<<<dim3(sum_streams, unsigned(job.scale_count)), scan_threads, 0, stream>>>(job);
     VQ_CUDA_CHECK_LAUNCH(prefix_kernel);
     chunk_kernel<<<blocks(0), warp, 0, stream>>>(job);

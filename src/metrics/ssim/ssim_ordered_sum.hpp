@@ -152,12 +152,47 @@ VQ_HD inline bool apply(const Grid& g, double& sum) {
     return true;
 }
 
-// The summary of a lane's terms: term(i) for i in [first, end), in order.
+// The summary of a lane's terms: term(i) for i in [first, end), in order, composed term by term.
 template <typename TermAt>
-VQ_HD Grid lane_grid(const TermAt& term, long long first, long long end, int e) {
+VQ_HD Grid composed_lane_grid(const TermAt& term, long long first, long long end, int e) {
     Grid g = empty_grid();
     for (long long i = first; i < end; ++i) g = then(g, term_grid(term(i), e));
     return g;
+}
+
+// The same Grid as composed_lane_grid, field for field, at about half the work where no term is a
+// tie (a fraction of exactly one half on the grid; about one term in 2^24 of a double's): a term
+// without a tie steps the same for an even and an odd start, so then() keeps the two parities'
+// fields equal and one track of them suffices. Its operations are then()'s for p = 0, in order,
+// out-of-range checks included; a tie hands the whole lane to composed_lane_grid.
+template <typename TermAt>
+VQ_HD Grid lane_grid(const TermAt& term, long long first, long long end, int e) {
+    if (first >= end) return empty_grid();
+    if (e == no_exponent) return invalid_grid();
+    const double scale = power_of_two(52 - e);
+    long long step = 0, low = 0, high = 0;
+    for (long long i = first; i < end; ++i) {
+        const double tau = term(i) * scale;  // term_grid()'s operations
+        if (!(std::fabs(tau) < double(1LL << 54))) return invalid_grid();
+        const double whole = std::floor(tau);
+        const double fraction = tau - whole;
+        if (fraction == 0.5) return composed_lane_grid(term, first, end, e);
+        const long long f = static_cast<long long>(whole);
+        const long long rounded = f + (fraction > 0.5 ? 1 : 0);
+        if (i == first) {  // then(empty, t) is t
+            step = rounded;
+            low = f;
+            high = f + 1;
+            continue;
+        }
+        const long long term_low = step + f;
+        const long long term_high = step + (f + 1);
+        step = step + rounded;
+        low = low < term_low ? low : term_low;
+        high = high > term_high ? high : term_high;
+        if (out_of_range(step) || out_of_range(low) || out_of_range(high)) return invalid_grid();
+    }
+    return {{step, step}, {low, low}, {high, high}, e, valid};
 }
 
 // The number of Grids of level 0 (chunks), 1 (groups) and 2 (super-groups) for `count` terms.
@@ -167,17 +202,26 @@ VQ_HD inline long long level_size(int level, long long count) {
     return size;
 }
 
+// grids[j], grids[j + 1], ... applied to `sum` in order while apply() succeeds: the index of the
+// first that fails (`sum` as after the one before it), or n.
+VQ_HD inline int apply_in_order(const Grid* grids, int j, int n, double& sum) {
+    while (j < n && apply(grids[j], sum)) ++j;
+    return j;
+}
+
 // Level `Level`'s Grids [first, end) applied to `sum` in order, descending where one fails.
 // `context.template grids<L>(first, n)` gives level L's Grids first .. first + n - 1 (n <= 32);
-// `context.add_serially(sum, first, end)` adds terms [first, end) one by one, in order.
+// `context.apply_run(grids, j, n, sum)` does what apply_in_order does (the device's warp does it
+// in parallel); `context.add_serially(sum, first, end)` adds terms [first, end) one by one, in
+// order.
 template <int Level, typename Context>
 VQ_HD void walk_level(Context& context, long long first, long long end, long long count,
                       double& sum) {
     for (long long window = first; window < end; window += fan_out) {
         const int n = int(end - window < fan_out ? end - window : fan_out);
         const Grid* grids = context.template grids<Level>(window, n);
-        for (int j = 0; j < n; ++j) {
-            if (apply(grids[j], sum)) continue;
+        for (int j = context.apply_run(grids, 0, n, sum); j < n;
+             j = context.apply_run(grids, j + 1, n, sum)) {
             const long long index = window + j;
             if constexpr (Level == 0) {
                 const long long last = (index + 1) * chunk_terms;

@@ -53,6 +53,7 @@ public:
     void init(const VideoFormat& format);
     const Options& options() const { return options_; }
     int history() const { return options_.lag(); }
+    ChunkContext chunk_context() const;
     bool every_frame() const { return true; }  // the series needs every frame, subsampled or not
     std::vector<std::string> outputs() const;
     void finish(const Block& block, std::span<double> scores);

@@ -118,7 +118,8 @@ std::size_t count_frames(const Job& job);
 // The chunk's table: frames [first, end) carry their values, where end = first + count, or the
 // run's end when it comes first; earlier frames are absent (frame_count() is end). Throws
 // vq::Error (usage) for count 0 and for a feature that cannot be scored in chunks (a whole-run
-// aggregate: PSNR's enable_apsnr), and (runtime) for a chunk that starts past the run's end.
+// aggregate: PSNR's enable_apsnr), and (runtime) for a chunk that starts past the run's end
+// ("no frames to score in '...' after skipping" when it reads nothing at all).
 ScoreTable run_chunk(const Job& job, std::size_t first, std::size_t count, RunObserver& observer);
 
 // What a table says about its run beside its scores, as plain data, for a table rebuilt from its

@@ -140,6 +140,9 @@ def score_catalogue(jobs: Sequence[Job], *, client: "distributed.Client",
     own errors (a worker lost mid-task is rescheduled by Dask regardless). ``progress``: a tqdm
     bar on standard error (the Dask dashboard shows the tasks too)."""
     formats = list(formats)
+    for format in formats:
+        if format not in ("xml", "json", "csv", "sub"):
+            raise _vq.UsageError(f"unknown report format '{format}' (xml, json, csv or sub)")
     groups = _group(jobs)
     futures = {client.submit(_score_group, native, [d for _, d, _ in members], formats,
                              pure=False, retries=retries, resources=_resources(native[5])): g
@@ -237,20 +240,31 @@ def score_chunked(ref: os.PathLike | str, dist: os.PathLike | str, *,
     return result
 
 
+def _count(text: Optional[str], what: str) -> int:
+    try:
+        value = int(text or 1)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise _vq.UsageError(f"{what}: expected a whole number >= 1, got '{text}'")
+    return value
+
+
 def read_jobs(path: os.PathLike | str) -> list[Job]:
     """A catalogue CSV: a header, then one row per distorted input with the columns reference,
     distorted and optionally name, features, models (space-separated, libvmaf's syntax), backend,
     subsample."""
     jobs = []
     with open(path, newline="") as file:
-        for row in csv.DictReader(file):
+        for line, row in enumerate(csv.DictReader(file), start=2):
             if not row.get("reference") or not row.get("distorted"):
-                raise _vq.UsageError(f"{path}: every row needs reference and distorted")
+                raise _vq.UsageError(f"{path}:{line}: a row needs a reference and a distorted "
+                                     "input (columns reference,distorted)")
             jobs.append(Job(row["reference"], [row["distorted"]],
                             features=(row.get("features") or "").split() or None,
                             models=(row.get("models") or "").split() or None,
                             backend=row.get("backend") or "cpu",
-                            subsample=int(row.get("subsample") or 1),
+                            subsample=_count(row.get("subsample"), f"{path}:{line}: subsample"),
                             names=[row["name"]] if row.get("name") else None))
     return jobs
 

@@ -187,3 +187,26 @@ def test_command_line(client, videos, tmp_path):
     assert done.returncode == 1
     assert "vq.dask: bad: " in done.stderr and "missing.y4m" in done.stderr
     assert (tmp_path / "out" / "a.json").exists() and not (tmp_path / "out" / "bad.json").exists()
+
+
+def test_usage_errors(client, videos, tmp_path):
+    with pytest.raises(vq.UsageError, match="unknown report format 'pdf'"):
+        vq.dask.score_catalogue([vq.dask.Job(videos["ref"], [videos["a"]])], client=client,
+                                formats=["pdf"])
+    with pytest.raises(vq.UsageError, match="job 0: 2 names for 1 inputs"):
+        vq.dask.score_catalogue([vq.dask.Job(videos["ref"], [videos["a"]], names=["x", "y"])],
+                                client=client)
+    with pytest.raises(vq.UsageError, match="chunk_frames and chunks must be at least 1"):
+        vq.dask.score_chunked(videos["ref"], videos["a"], client=client, chunk_frames=0)
+    bad = tmp_path / "bad.csv"
+    bad.write_text(f"reference,distorted,subsample\n{videos['ref']},,1\n")
+    with pytest.raises(vq.UsageError, match=r"bad.csv:2: a row needs a reference and a distorted"):
+        vq.dask.read_jobs(bad)
+    bad.write_text(f"reference,distorted,subsample\n{videos['ref']},{videos['a']},two\n")
+    with pytest.raises(vq.UsageError, match=r"bad.csv:2: subsample: expected a whole number"):
+        vq.dask.read_jobs(bad)
+    done = subprocess.run([sys.executable, "-m", "vq.dask", str(bad), "--scheduler",
+                           client.scheduler.address, "-o", str(tmp_path / "out")],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines()[-1].startswith("vq.dask: ")

@@ -13,6 +13,9 @@
 #include "test_support.hpp"
 #include "vq/error.hpp"
 #include "vq/run.hpp"
+#if VQ_WITH_CUDA
+#include "cuda/cuda_backend.hpp"
+#endif
 
 namespace vq {
 namespace {
@@ -106,6 +109,20 @@ TEST(RunChunk, VmafV1HighFrameRateEqualsTheWholeRun) {
     // The v1 models' CAMBI wants a side of 216, SpEED chroma planes of 80x80.
     expect_whole_run(job_of(make_clip("chunk_v1", {256, 176, 8, ChromaFormat::yuv420}),
                             {"version=vmaf_v1.0.16_hfr_3d0h"}, {}));
+}
+
+// The CUDA twins keep earlier frames on the device (motion's previous luma plane): a chunk's run
+// starts them afresh at its first read frame, as the CPU twins' empty history does.
+TEST(RunChunk, CudaEqualsTheWholeCudaRun) {
+#if VQ_WITH_CUDA
+    if (cuda::usable_device_count() == 0) GTEST_SKIP() << "no usable CUDA device";
+    Job job = job_of(make_clip("chunk_cuda", {256, 176, 8, ChromaFormat::yuv420}),
+                     {"version=vmaf_v1.0.16_hfr_3d0h"}, {"motion=motion_moving_average=true"});
+    job.session.backend = Backend::cuda;
+    expect_whole_run(job);
+#else
+    GTEST_SKIP() << "built without CUDA";
+#endif
 }
 
 TEST(RunChunk, SubsampleAndFrameRangeEqualTheWholeRun) {

@@ -150,6 +150,19 @@ TEST(RunChunk, RefusesWhatNeedsTheWholeRun) {
               "the chunk at frame 11 starts past the run's 11 frames");
 }
 
+TEST(RunChunk, AChunkHoldsOnlyItsFrames) {
+    const Job job = job_of(make_clip("chunk_own"), {}, {"motion"});
+    RunObserver quiet;
+    const ScoreTable whole = run(job, quiet);
+    const ScoreTable chunk = run_chunk(job, 4, 3, quiet);
+    ASSERT_EQ(chunk.frame_count(), 3u);
+    ASSERT_EQ(chunk.column_count(), whole.column_count());
+    for (std::size_t c = 0; c < whole.column_count(); ++c)
+        for (std::size_t i = 0; i < 3; ++i)
+            EXPECT_TRUE(same_bits(chunk.value(c, i), whole.value(c, 4 + i))) << whole.name(c);
+    EXPECT_EQ(run_chunk(job, 9, 5, quiet).frame_count(), 2u);  // the run ends at frame 11
+}
+
 TEST(RunChunk, MergeRefusesGapsAndOverlaps) {
     const Job job = job_of(make_clip("chunk_merge"), {}, {"psnr"});
     RunObserver quiet;

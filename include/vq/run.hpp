@@ -115,11 +115,12 @@ std::vector<InputOutcome> run_many(const Job& job, const std::vector<DistortedIn
 // job.frames.frame_count. Reads the inputs through (Y4M and raw YUV seek). Throws as run() does.
 std::size_t count_frames(const Job& job);
 
-// The chunk's table: frames [first, end) carry their values, where end = first + count, or the
-// run's end when it comes first; earlier frames are absent (frame_count() is end). Throws
-// vq::Error (usage) for count 0 and for a feature that cannot be scored in chunks (a whole-run
-// aggregate: PSNR's enable_apsnr), and (runtime) for a chunk that starts past the run's end
-// ("no frames to score in '...' after skipping" when it reads nothing at all).
+// The chunk's table: frame i of it is frame first + i of the run, for the chunk's frames
+// [first, end), where end = first + count, or the run's end when it comes first; its subsample()
+// is the run's (frame first + i is selected when (first + i) % subsample() is 0). Throws vq::Error
+// (usage) for count 0 and for a feature that cannot be scored in chunks (a whole-run aggregate:
+// PSNR's enable_apsnr), and (runtime) for a chunk that starts past the run's end ("no frames to
+// score in '...' after skipping" when it reads nothing at all).
 ScoreTable run_chunk(const Job& job, std::size_t first, std::size_t count, RunObserver& observer);
 
 // What a table says about its run beside its scores, as plain data, for a table rebuilt from its
@@ -132,7 +133,7 @@ struct RunDescription {
     int height = 0;
 };
 
-// One chunk's scores: its table (the values of frames [first, scores.frame_count())) and run.
+// One chunk's scores: its table (as run_chunk returns it: frame i is frame first + i) and run.
 struct Chunk {
     std::size_t first = 0;
     ScoreTable scores;

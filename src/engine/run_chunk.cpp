@@ -73,10 +73,11 @@ ScoreTable run_chunk(const Job& job, std::size_t first, std::size_t count, RunOb
     ScoreTable chunk;
     chunk.set_subsample(whole.subsample());
     for (std::size_t c = 0; c < whole.column_count(); ++c) chunk.add_column(whole.name(c));
-    chunk.set_frame_count(end);
+    chunk.set_frame_count(end - first);
     for (std::size_t frame = first; frame < end; ++frame)
         for (std::size_t c = 0; c < whole.column_count(); ++c)
-            if (const auto value = whole.value(c, frame - read_first)) chunk.set(c, frame, *value);
+            if (const auto value = whole.value(c, frame - read_first))
+                chunk.set(c, frame - first, *value);
     Filler::set_receipts(chunk, whole.receipts());
     Filler::set_backend_used(chunk, whole.backend_used());
     Filler::set_fps(chunk, whole.fps());
@@ -130,18 +131,17 @@ ScoreTable merge_chunks(const std::vector<Chunk>& chunks) {
                 fmt::format("chunks to merge {} at frame {}",
                             chunk->first < merged.frame_count() ? "overlap" : "leave a gap",
                             std::min(chunk->first, merged.frame_count())));
-        if (scores.frame_count() <= chunk->first)
+        if (scores.frame_count() == 0)
             throw usage_error(fmt::format("the chunk at frame {} has no frames", chunk->first));
         if (column_names(scores) != names || scores.subsample() != model.subsample())
             throw usage_error(
                 fmt::format("the chunk at frame {} has other scores than the chunk at frame {}",
                             chunk->first, ordered.front()->first));
-        for (std::size_t frame = chunk->first; frame < scores.frame_count(); ++frame)
+        for (std::size_t i = 0; i < scores.frame_count(); ++i)
             for (std::size_t c = 0; c < names.size(); ++c)
-                if (const auto value = scores.value(c, frame)) merged.set(c, frame, *value);
-        merged.set_frame_count(scores.frame_count());
-        if (chunk->run.fps > 0)
-            seconds += double(scores.frame_count() - chunk->first) / chunk->run.fps;
+                if (const auto value = scores.value(c, i)) merged.set(c, chunk->first + i, *value);
+        merged.set_frame_count(chunk->first + scores.frame_count());
+        if (chunk->run.fps > 0) seconds += double(scores.frame_count()) / chunk->run.fps;
     }
 
     std::vector<FeatureReceipt> receipts = ordered.front()->run.receipts;

@@ -56,7 +56,7 @@ py::dict run_chunk_of(const JobArgs& args, std::size_t first, std::size_t count)
         py::gil_scoped_release release;
         table = run_chunk(job, first, count, observer);
     }
-    const std::size_t end = table->frame_count(), columns = table->column_count();
+    const std::size_t end = first + table->frame_count(), columns = table->column_count();
     py::array_t<double> values({end - first, columns});
     py::array_t<bool> present({end - first, columns});
     auto v = values.mutable_unchecked<2>();
@@ -65,7 +65,7 @@ py::dict run_chunk_of(const JobArgs& args, std::size_t first, std::size_t count)
     for (std::size_t c = 0; c < columns; ++c) {
         names.push_back(table->name(c));
         for (std::size_t frame = first; frame < end; ++frame) {
-            const auto value = table->value(c, frame);
+            const auto value = table->value(c, frame - first);
             v(frame - first, c) = value.value_or(std::numeric_limits<double>::quiet_NaN());
             p(frame - first, c) = value.has_value();
         }
@@ -111,10 +111,10 @@ Chunk chunk_of(const py::dict& data) {
     const auto p = present.unchecked<2>();
     chunk.scores.set_subsample(data["subsample"].cast<std::size_t>());
     for (const std::string& name : names) chunk.scores.add_column(name);
-    chunk.scores.set_frame_count(end);
+    chunk.scores.set_frame_count(end - chunk.first);
     for (std::size_t c = 0; c < names.size(); ++c)
-        for (std::size_t frame = chunk.first; frame < end; ++frame)
-            if (p(frame - chunk.first, c)) chunk.scores.set(c, frame, v(frame - chunk.first, c));
+        for (std::size_t i = 0; i < end - chunk.first; ++i)
+            if (p(i, c)) chunk.scores.set(c, i, v(i, c));
     chunk.run = {receipts_of(data["receipts"].cast<py::list>()),
                  data["backend_used"].cast<std::string>(), data["fps"].cast<double>(),
                  data["width"].cast<int>(), data["height"].cast<int>()};

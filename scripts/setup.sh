@@ -12,6 +12,7 @@ packages=(cmake ninja-build g++ pkg-config xz-utils libcli11-dev nlohmann-json3-
           libavformat-dev libavcodec-dev libavutil-dev libswscale-dev ffmpeg
           python3-dev pybind11-dev python3-numpy python3-pytest python3-pandas  # the Python package
           python3-venv python3-pip python3-setuptools python3-wheel  # scripts/install_python.sh
+          python3-distributed python3-tqdm  # vq.dask and its tests
           chromium)  # chromium: the HTML report's browser test (tests/html_report_test.cpp)
 missing=()
 for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done

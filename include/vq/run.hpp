@@ -100,4 +100,50 @@ struct InputOutcome {
 std::vector<InputOutcome> run_many(const Job& job, const std::vector<DistortedInput>& inputs,
                                    RunObserver& observer);
 
+// A long run in pieces (vq.dask scores them on different machines): run_chunk scores frames
+// [first, first + count) of run(job)'s frames, and merge_chunks joins the pieces into the table
+// run(job) returns, every per-frame value bit for bit (pooling is computed again from them, by
+// the same code in the same order, so it matches too).
+//
+// The frames a chunk's features need around it are read and scored but not returned
+// (Session::chunk_context: motion's previous frames and the next one); a chunk starts reading
+// at a multiple of job.session.subsample, so that it selects the frames the whole run selects.
+// Inputs are positioned as job.frames' skips are: Y4M and raw YUV by seeking, containers by
+// decoding and discarding the frames before.
+
+// How many frame pairs run(job) scores: the shorter input after its skip, at most
+// job.frames.frame_count. Reads the inputs through (Y4M and raw YUV seek). Throws as run() does.
+std::size_t count_frames(const Job& job);
+
+// The chunk's table: frame i of it is frame first + i of the run, for the chunk's frames
+// [first, end), where end = first + count, or the run's end when it comes first; its subsample()
+// is the run's (frame first + i is selected when (first + i) % subsample() is 0). Throws vq::Error
+// (usage) for count 0 and for a feature that cannot be scored in chunks (a whole-run aggregate:
+// PSNR's enable_apsnr), and (runtime) for a chunk that starts past the run's end ("no frames to
+// score in '...' after skipping" when it reads nothing at all).
+ScoreTable run_chunk(const Job& job, std::size_t first, std::size_t count, RunObserver& observer);
+
+// What a table says about its run beside its scores, as plain data, for a table rebuilt from its
+// values in another process (the Python package moves chunks so).
+struct RunDescription {
+    std::vector<FeatureReceipt> receipts;
+    std::string backend_used;
+    double fps = 0;
+    int width = 0;
+    int height = 0;
+};
+
+// One chunk's scores: its table (as run_chunk returns it: frame i is frame first + i) and run.
+struct Chunk {
+    std::size_t first = 0;
+    ScoreTable scores;
+    RunDescription run;
+};
+
+// The whole run's table from its chunks, in any order. They must cover frames [0, N) once each,
+// with the same columns and subsample; the receipts are the first chunk's with the notes' counts
+// summed, backend_used lists every backend the chunks used, fps is the frames over the summed
+// time. Throws vq::Error (usage) for a gap, an overlap or chunks that disagree.
+ScoreTable merge_chunks(const std::vector<Chunk>& chunks);
+
 }  // namespace vq

@@ -32,6 +32,13 @@ struct ReadAheadPlan {
     unsigned threads = 1;
 };
 
+// The frames a piece of a run must read around it so that its own frames get exactly the whole
+// run's values (vq::run_chunk): `before` frames before its first and `after` past its last.
+struct ChunkContext {
+    std::size_t before = 0;
+    std::size_t after = 0;
+};
+
 struct SessionConfig {
     unsigned threads = 0;       // CPU worker threads; 0 = every core, and at most one per core
     std::size_t subsample = 1;  // score only frames whose index is a multiple of this
@@ -70,6 +77,10 @@ public:
     // True unless every requested feature is no-reference: then FramePair::reference may be empty.
     bool needs_reference() const;
 
+    // What a chunk of this session's run must read around its frames (the largest context of
+    // any requested feature), decided by the options alone. Throws vq::Error (usage) naming a
+    // feature whose values no bounded context reproduces (PSNR's enable_apsnr).
+    ChunkContext chunk_context() const;
     // Binds the features to the backends and initialises them for this format. Throws vq::Error.
     void start(const VideoFormat& format);
 

@@ -133,6 +133,16 @@ bool Session::needs_reference() const {
     return false;
 }
 
+ChunkContext Session::chunk_context() const {
+    ChunkContext widest;
+    for (const Request& request : impl_->requests) {
+        const ChunkContext context = request.definition->make_cpu(request.options)->chunk_context();
+        widest.before = std::max(widest.before, context.before);
+        widest.after = std::max(widest.after, context.after);
+    }
+    return widest;
+}
+
 // bind()'s steps, in order. Each leaves the Impl ready for the next.
 void Session::Impl::bind(Backend backend) {
     choose_twins(backend);

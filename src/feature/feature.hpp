@@ -18,6 +18,7 @@
 #include "vq/backend.hpp"
 #include "vq/picture.hpp"
 #include "vq/scores.hpp"
+#include "vq/session.hpp"
 
 namespace vq {
 
@@ -63,6 +64,14 @@ public:
     // twin keeps what it needs of earlier frames on the device instead (frames reach it in order).
     // A feature with history sees every frame (it should also return true from every_frame()).
     virtual int history() const { return 0; }
+
+    // What a chunk of the run (frames [first, end) scored on their own, vq::run_chunk) must read
+    // around it so that its frames get exactly the whole run's values: `before` earlier frames
+    // (history, and whatever finish()/flush() carry from frame to frame) and `after` later ones
+    // (flushed outputs that take a later frame's value). The default suits a feature whose
+    // finish() keeps no state between frames and that flushes nothing. Throws vq::Error (usage)
+    // when no bounded context gives the whole run's values (a whole-run aggregate).
+    virtual ChunkContext chunk_context() const { return {std::size_t(history()), 0}; }
 
     // In frame order, on one thread: block -> scores (scores.size() == outputs().size()).
     virtual void finish(std::span<const std::byte> block, std::span<double> scores) = 0;
@@ -166,6 +175,12 @@ public:
             return scorer_.history();
         else
             return 0;
+    }
+    ChunkContext chunk_context() const override {
+        if constexpr (requires { scorer_.chunk_context(); })
+            return scorer_.chunk_context();
+        else
+            return Base::chunk_context();
     }
 
     void finish(std::span<const std::byte> bytes, std::span<double> scores) override {

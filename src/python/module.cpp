@@ -9,7 +9,9 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include "distributed.hpp"
 #include "errors.hpp"
+#include "jobs.hpp"
 #include "score_objects.hpp"
 #include "session_object.hpp"
 #include "vq/error.hpp"
@@ -21,37 +23,13 @@ namespace py = pybind11;
 
 namespace {
 
-// A file run's notes, kept for the result; between frames, a look for Ctrl-C (Python's signal
-// handlers run only when asked, and the run holds no GIL).
-class PythonObserver : public RunObserver {
-public:
-    void note(const std::string& line) override { notes.push_back(line); }
-    bool progress(std::size_t) override {
-        py::gil_scoped_acquire gil;
-        if (PyErr_CheckSignals() == 0) return true;
-        interrupted = true;  // the signal's exception is pending in this thread: raised below
-        return false;
-    }
-    std::vector<std::string> notes;
-    bool interrupted = false;
-};
-
-using RawFormat = std::tuple<int, int, int, std::string>;  // width, height, bit depth, chroma
-
 py::dict run_files(const std::string& reference, const std::string& distorted,
                    const std::optional<RawFormat>& raw, const std::vector<std::string>& features,
                    const std::vector<std::string>& models, const std::string& backend,
                    unsigned threads, std::size_t subsample, int gpu, std::size_t frame_count,
                    std::size_t skip_reference, std::size_t skip_distorted) {
-    Job job;
-    std::optional<VideoFormat> raw_format;
-    if (raw) raw_format = std::apply(make_format, *raw);
-    job.reference = {reference, raw_format};
-    job.distorted = {distorted, raw_format};
-    job.frames = {frame_count, skip_reference, skip_distorted};
-    job.models = models;
-    for (const std::string& feature : features) job.features.push_back({feature});
-    job.session = {threads, subsample, parse_backend(backend), gpu};
+    const Job job = make_job(reference, distorted, raw, features, models, backend, threads,
+                             subsample, gpu, frame_count, skip_reference, skip_distorted);
     PythonObserver observer;
     std::optional<ScoreTable> table;
     try {
@@ -77,6 +55,7 @@ PYBIND11_MODULE(_vq, module) {
                py::arg("features"), py::arg("models"), py::arg("backend"), py::arg("threads"),
                py::arg("subsample"), py::arg("gpu"), py::arg("frame_count"),
                py::arg("skip_reference"), py::arg("skip_distorted"));
+    register_distributed(module);
     module.def("describe_features", &describe_features);
     module.def("describe_models", &describe_models);
 

@@ -104,6 +104,18 @@ double Scorer::clip(double motion) const {
     return smaller(blended, options_.max_value);
 }
 
+// Counted in frames of the chunk's run, whose first `before` frames are read only: frames below
+// lag() have no SAD (the whole run's frames there have one), so an emitted frame needs lag() frames
+// before it for its own SAD, one more for the previous SAD motion2 takes with the five-frame
+// window, and one more for the previous frame's motion2 that motion3's moving average takes.
+// After: motion2 takes the next frame's SAD (the run's last frame keeps its own, and a chunk that
+// ends there reads no further), and the frames below lag() take motion3's stamp, clip(s[lag]),
+// from frame lag(): lag() frames after covers both.
+ChunkContext Scorer::chunk_context() const {
+    const std::size_t lag = std::size_t(options_.lag());
+    return {lag + (options_.five_frame_window ? 1 : 0) + (options_.moving_average ? 1 : 0), lag};
+}
+
 std::size_t Scorer::frames_settled(std::size_t finished) const {
     return finished > std::size_t(options_.lag()) ? finished - 1 : 0;
 }

@@ -54,6 +54,7 @@ public:
     const Options& options() const { return options_; }
     int history() const { return options_.lag(); }
     bool uses_distorted() const { return false; }  // the blurred differences are the reference's
+    ChunkContext chunk_context() const;
     bool every_frame() const { return true; }  // the series needs every frame, subsampled or not
     std::vector<std::string> outputs() const;
     void finish(const Block& block, std::span<double> scores);

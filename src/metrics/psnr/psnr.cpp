@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "metrics/toolkit/definition.hpp"
+#include "vq/error.hpp"
 
 namespace vq::psnr {
 
@@ -76,6 +77,14 @@ void Scorer::finish(const Block& block, std::span<double> scores) {
         total_sse_[p] += block.sse[p];
         total_samples_[p] += samples_[p];
     }
+}
+
+ChunkContext Scorer::chunk_context() const {
+    if (options_.enable_apsnr)
+        throw usage_error(
+            "psnr=enable_apsnr sums the squared errors of the whole run; a run in chunks cannot "
+            "give it (score without chunks, or pool psnr_y instead)");
+    return {};
 }
 
 std::vector<std::pair<std::string, double>> Scorer::aggregates() const {

@@ -44,6 +44,8 @@ public:
     std::vector<std::string> outputs() const;
     void finish(const Block& block, std::span<double> scores);
     std::vector<std::pair<std::string, double>> aggregates() const;
+    // No state between frames but the sums enable_apsnr writes, which need the whole run.
+    ChunkContext chunk_context() const;
 
 private:
     Options options_;

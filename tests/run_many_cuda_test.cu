@@ -37,7 +37,7 @@ TEST(RunManyCuda, EveryInputScoresAsItsOwnRunOnOneUploadedReference) {
     const fs::path dir = scratch_dir("run_many_cuda");
     // More frames than the device reference ring holds, so that its slots are reused.
     constexpr int frames = 15;
-    const VideoFormat format{176, 144, 8, ChromaFormat::yuv420};
+    const VideoFormat format{256, 144, 8, ChromaFormat::yuv420};  // CAMBI: a side of 216 or more
     const fs::path reference =
         write_synthetic_y4m(dir / "ref.y4m", format, SyntheticScene::mixed, false, frames);
     const std::vector<fs::path> distorted = {

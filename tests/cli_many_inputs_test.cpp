@@ -118,6 +118,9 @@ TEST(CliManyInputs, BadRequestsAreOneLineUsageErrors) {
     const fs::path file = test::write_file(ladder.dir / "scores.xml", "");
     test::expect_one_line_error(test::run_vq(run + "-d " + q(ladder.b) + " -o " + q(file)), 2,
                                 {"-o/--output", "names a folder"});
+    test::expect_one_line_error(
+        test::run_vq(run + "-d " + q(ladder.b) + " -o " + q(file / "scores/")), 2,
+        {"-o/--output", "cannot be made there"});
     test::expect_one_line_error(test::run_vq(run + "-d -"), 2, {"standard input"});
     test::expect_one_line_error(test::run_vq(run + "-d " + q(ladder.a) + " " + q(ladder.b)), 2,
                                 {ladder.b.string()});

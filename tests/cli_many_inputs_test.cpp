@@ -1,6 +1,7 @@
 // `vq -r REF -d A -d B ...` and --distorted_list: one output per input in the -o folder, each the
 // same file a run of its own writes; an input that fails is named with its error and the others
 // complete.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -8,6 +9,7 @@
 #include <set>
 #include <string>
 
+#include "ffmpeg_test_support.hpp"
 #include "io_test_support.hpp"
 #include "test_support.hpp"
 
@@ -116,6 +118,9 @@ TEST(CliManyInputs, BadRequestsAreOneLineUsageErrors) {
     const fs::path file = test::write_file(ladder.dir / "scores.xml", "");
     test::expect_one_line_error(test::run_vq(run + "-d " + q(ladder.b) + " -o " + q(file)), 2,
                                 {"-o/--output", "names a folder"});
+    test::expect_one_line_error(
+        test::run_vq(run + "-d " + q(ladder.b) + " -o " + q(file / "scores/")), 2,
+        {"-o/--output", "cannot be made there"});
     test::expect_one_line_error(test::run_vq(run + "-d -"), 2, {"standard input"});
     test::expect_one_line_error(test::run_vq(run + "-d " + q(ladder.a) + " " + q(ladder.b)), 2,
                                 {ladder.b.string()});
@@ -128,6 +133,71 @@ TEST(CliManyInputs, BadRequestsAreOneLineUsageErrors) {
     test::expect_one_line_error(test::run_vq(run + "--distorted_list " + q(ladder.dir / "none")), 2,
                                 {"--distorted_list", "cannot read"});
     EXPECT_FALSE(fs::exists(ladder.dir / "out"));
+}
+
+// The progress line, with each input's frames, is drawn on a terminal only: never into a pipe or
+// a file, never with -q. The terminal is a pseudo-terminal made by util-linux's script(1).
+TEST(CliManyInputs, ProgressLineShowsEveryInputOnATerminalOnly) {
+    const Ladder ladder = make_ladder("cli_many_progress");
+    const std::string run = "-r " + q(ladder.reference) + " -d " + q(ladder.a) + " -d " +
+                            q(ladder.b) + " -d " + q(ladder.dir / "missing.y4m") +
+                            " --feature psnr -o " + q(ladder.dir / "out/");
+    const auto piped = test::run_vq(run);
+    EXPECT_EQ(piped.exit_code, 1) << piped.output;
+    EXPECT_EQ(piped.output.find('\r'), std::string::npos) << piped.output;
+    EXPECT_EQ(piped.output.find('\x1b'), std::string::npos) << piped.output;
+
+    if (test::run_shell("script --version").exit_code != 0)
+        GTEST_SKIP() << "no script(1) (util-linux) to run vq on a pseudo-terminal";
+    const auto on_terminal = [&](const std::string& flags) {
+        return test::run_shell("script -qec " +
+                               test::quoted(test::vq_binary().string() + " " + run + flags) +
+                               " /dev/null < /dev/null");
+    };
+    const auto shown = on_terminal("");
+    // The first line drawn: from a carriage return to the erase-to-end-of-line after it (the
+    // terminal also ends every other line with "\r\n").
+    const std::size_t end = shown.output.find("\x1b[K");
+    ASSERT_NE(end, std::string::npos) << shown.output;
+    const std::size_t start = shown.output.rfind('\r', end);
+    ASSERT_NE(start, std::string::npos) << shown.output;
+    const std::string drawn = shown.output.substr(start, end - start);
+    EXPECT_NE(drawn.find("  a.y4m "), std::string::npos) << drawn;
+    EXPECT_NE(drawn.find("  b.y4m "), std::string::npos) << drawn;
+    EXPECT_NE(drawn.find("  missing.y4m failed"), std::string::npos) << drawn;
+    const auto quiet = on_terminal(" -q");
+    EXPECT_EQ(quiet.output.find("\x1b[K"), std::string::npos) << quiet.output;
+    EXPECT_NE(quiet.output.find("missing.y4m"), std::string::npos) << "errors are still shown";
+}
+
+// Ctrl-C in a many-input run, while one input (a FIFO fed one frame) keeps it waiting, leaves no
+// output behind: no score file, no report, and not the -o folder it would have made; in a folder
+// that exists, nothing.
+TEST(CliManyInputs, InterruptLeavesNoOutputs) {
+    const Ladder ladder = make_ladder("cli_many_interrupt");
+    const fs::path one = test::write_file(
+        ladder.dir / "one.y4m", test::y4m_file("YUV4MPEG2 W96 H64 F25:1 Ip C420", format, 1));
+    fs::create_directories(ladder.dir / "existing");
+    for (const std::string folder : {"made/", "existing/"}) {
+        SCOPED_TRACE(folder);
+        const fs::path fifo = ladder.dir / "dist.fifo";
+        const std::string script = fmt::format(
+            "mkfifo {fifo}; {vq} -r {ref} -d {a} -d {fifo} --feature psnr --json -o {out} "
+            "--report {page} 2> {log} & pid=$!; exec 3> {fifo}; cat {one} >&3; sleep 0.5; "
+            "kill -INT $pid; wait $pid; echo status=$?; exec 3>&-; rm {fifo}",
+            fmt::arg("fifo", q(fifo)), fmt::arg("vq", q(test::vq_binary())),
+            fmt::arg("ref", q(ladder.reference)), fmt::arg("a", q(ladder.a)),
+            fmt::arg("out", q(ladder.dir / folder)), fmt::arg("page", q(ladder.dir / "r.html")),
+            fmt::arg("log", q(ladder.dir / "log")), fmt::arg("one", q(one)));
+        const auto result = test::run_shell("bash -c " + test::quoted(script));
+        EXPECT_NE(result.output.find("status=130"), std::string::npos)
+            << result.output << test::read_file(ladder.dir / "log");
+        EXPECT_EQ(test::file_names_in(ladder.dir),
+                  (std::set<std::string>{"ref.y4m", "a.y4m", "b.y4m", "small.y4m", "one.y4m",
+                                         "existing", "log"}))
+            << "a partial output was left behind";
+        EXPECT_TRUE(test::file_names_in(ladder.dir / "existing").empty());
+    }
 }
 
 }  // namespace

@@ -3,10 +3,12 @@
 #include <png.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <regex>
 #include <set>
@@ -16,10 +18,13 @@
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "core/score_table_filler.hpp"
 #include "core/synthetic.hpp"
+#include "ffmpeg_test_support.hpp"
 #include "io_test_support.hpp"
+#include "report/banding_map.hpp"
 #include "report/html_report.hpp"
 #include "report/thumbnails.hpp"
 #include "test_support.hpp"
@@ -121,8 +126,12 @@ fs::path six_input_report(const fs::path& dir) {
     std::vector<ReportInput> inputs;
     const double kbps[] = {800, 1500, 2500, 7000, 6000, 9000};  // encode 3 is off the hull
     for (int i = 0; i < 6; ++i) {
-        ReportInput input{
-            fmt::format("encode_{}.mp4", i), &tables[std::size_t(i)], {}, kbps[i] * 1000, {}, {}};
+        ReportInput input{fmt::format("encode_{}.mp4", i),
+                          &tables[std::size_t(i)],
+                          {},
+                          report::Bitrate{kbps[i] * 1000, "container: video stream"},
+                          {},
+                          {}};
         for (const std::size_t frame :
              report::worst_frames(tables[std::size_t(i)], *tables[std::size_t(i)].find("vmaf"), 4))
             input.worst.push_back(
@@ -130,7 +139,8 @@ fs::path six_input_report(const fs::path& dir) {
                  report::encode_png(report::thumbnail_of(
                      make_synthetic_frame(format, SyntheticScene::mixed, int(frame), false), 256)),
                  report::encode_png(report::thumbnail_of(
-                     make_synthetic_frame(format, SyntheticScene::mixed, int(frame), true), 256))});
+                     make_synthetic_frame(format, SyntheticScene::mixed, int(frame), true), 256)),
+                 {}});
         inputs.push_back(std::move(input));
     }
     const fs::path path = dir / "report.html";
@@ -353,6 +363,163 @@ TEST(HtmlReportCli, BadPathFailsBeforeTheRun) {
     test::expect_one_line_error(test::run_vq(run + "--report \"\""), 2,
                                 {"--report: empty file name"});
     EXPECT_EQ(test::file_names_in(clip.dir), (std::set<std::string>{"ref.y4m", "dist.y4m"}));
+}
+
+// The page's chart data (the JSON document its scripts read).
+nlohmann::json page_data(const std::string& page) {
+    const std::string start = "<script type=\"application/json\" id=\"vq-data\">";
+    const std::size_t from = page.find(start) + start.size();
+    std::string json = page.substr(from, page.find("</script>", from) - from);
+    for (std::size_t at = json.find("<\\/"); at != std::string::npos; at = json.find("<\\/", at))
+        json.replace(at, 3, "</");
+    return nlohmann::json::parse(json);
+}
+
+// The PNG images of the page whose alt text is `alt`, decoded to RGB.
+std::vector<report::RgbImage> page_images(const std::string& page, const std::string& alt) {
+    std::vector<report::RgbImage> images;
+    const std::string start = "alt=\"" + alt + "\"";
+    for (std::size_t at = page.find(start); at != std::string::npos;
+         at = page.find(start, at + 1)) {
+        const std::string marker = "base64,";
+        const std::size_t from = page.find(marker, at) + marker.size();
+        const std::string text = page.substr(from, page.find('"', from) - from);
+        std::string bytes;  // base64 decoded
+        std::uint32_t group = 0;
+        int bits = 0;
+        for (const char c : text) {
+            const char* alphabet =
+                "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+            const char* found = std::strchr(alphabet, c);
+            if (c == '=' || !found) break;
+            group = group << 6 | std::uint32_t(found - alphabet);
+            if ((bits += 6) >= 8) bytes += char((group >> (bits -= 8)) & 0xFF);
+        }
+        png_image png{};
+        png.version = PNG_IMAGE_VERSION;
+        report::RgbImage image;
+        if (png_image_begin_read_from_memory(&png, bytes.data(), bytes.size())) {
+            png.format = PNG_FORMAT_RGB;
+            image.width = int(png.width);
+            image.height = int(png.height);
+            image.pixels.resize(PNG_IMAGE_SIZE(png));
+            if (!png_image_finish_read(&png, nullptr, image.pixels.data(), 0, nullptr)) image = {};
+        }
+        images.push_back(std::move(image));
+    }
+    return images;
+}
+
+// Where CAMBI ran, each worst frame gets its banding map beside its thumbnails, the size of the
+// distorted one; a banded gradient lights it up. Where it did not, there is none.
+TEST(HtmlReportCli, CambiRunsGetABandingMapPerWorstFrame) {
+    const fs::path dir = test::scratch_dir("html_report_banding");
+    constexpr VideoFormat format{320, 180, 8, ChromaFormat::yuv420};  // CAMBI needs a side >= 216
+    const fs::path ref = test::write_synthetic_y4m(dir / "ref.y4m", format,
+                                                   SyntheticScene::banded_gradient, false, 5);
+    const fs::path dist = test::write_synthetic_y4m(dir / "dist.y4m", format,
+                                                    SyntheticScene::banded_gradient, true, 5);
+    const fs::path heatmaps = dir / "heatmaps";
+    const std::string run = "-r " + q(ref) + " -d " + q(dist) + " -q --feature psnr ";
+    const fs::path with = dir / "with.html", without = dir / "without.html";
+    ASSERT_EQ(test::run_vq(run + "--feature cambi=window_size=33 --report " + q(with)).exit_code,
+              0);
+    ASSERT_EQ(test::run_vq(run + "--report " + q(without)).exit_code, 0);
+
+    const std::string page = test::read_file(with);
+    const std::vector<report::RgbImage> maps = page_images(page, "CAMBI banding");
+    const std::vector<report::RgbImage> distorted = page_images(page, "distorted");
+    ASSERT_EQ(maps.size(), 4u) << "one per worst frame";
+    ASSERT_EQ(distorted.size(), 4u);
+    for (std::size_t i = 0; i < maps.size(); ++i) {
+        EXPECT_EQ(maps[i].width, distorted[i].width);
+        EXPECT_EQ(maps[i].height, distorted[i].height);
+        std::size_t lit = 0;  // pixels above the colour scale's black
+        for (std::size_t p = 0; p + 2 < maps[i].pixels.size(); p += 3)
+            lit += maps[i].pixels[p] + maps[i].pixels[p + 1] > 40;
+        // Bands are lines (a few hundred pixels at most); where there is none the map is black.
+        EXPECT_GT(lit, 20u) << "a banded gradient shows no banding";
+    }
+    EXPECT_NE(page.find("| CAMBI banding"), std::string::npos);
+
+    const std::string plain = test::read_file(without);
+    EXPECT_EQ(page_images(plain, "distorted").size(), 4u);
+    EXPECT_TRUE(page_images(plain, "CAMBI banding").empty());
+    EXPECT_EQ(plain.find("CAMBI"), std::string::npos);
+}
+
+// The map is CAMBI run again with the run's own options, writing nothing: a heatmaps_path the
+// run was given is not written a second time.
+TEST(HtmlReport, BandingMapTakesTheJobsFirstCambiRequest) {
+    Job job;
+    job.features = {{"psnr"}};
+    EXPECT_FALSE(report::BandingMap::of(job));
+    const fs::path dir = test::scratch_dir("html_report_banding_map");
+    job.features.push_back({"cambi=window_size=33:heatmaps_path=" + (dir / "maps").string()});
+    const auto map = report::BandingMap::of(job);
+    ASSERT_TRUE(map);
+    const Picture picture = make_synthetic_frame({640, 360, 10, ChromaFormat::yuv420},
+                                                 SyntheticScene::banded_gradient, 0, true);
+    const report::RgbImage image = map->image(picture, 256);
+    EXPECT_EQ(image.width, 256);
+    EXPECT_EQ(image.height, 144);
+    EXPECT_FALSE(fs::exists(dir / "maps"));
+
+    // A flat picture has no banding: the map is the colour scale's black throughout.
+    Picture flat = Picture::allocate({320, 240, 8, ChromaFormat::yuv420});
+    std::fill(flat.data(), flat.data() + flat.size_bytes(), std::byte{100});
+    const report::RgbImage none = map->image(flat, 256);
+    ASSERT_FALSE(none.pixels.empty());
+    for (std::size_t p = 0; p < none.pixels.size(); p += 3)
+        ASSERT_EQ(none.pixels[p] + none.pixels[p + 1], 0) << "pixel " << p / 3;
+}
+
+// The rate-quality chart's bitrate: the container's figure for the video stream where it has
+// one (an MP4's), else for the whole file (a Matroska file ffmpeg wrote), else the file size over
+// the duration (Y4M); the page says which, point by point.
+TEST(HtmlReportCli, BitrateComesFromTheContainerAndThePageSaysSo) {
+    VQ_REQUIRE_FFMPEG();
+    if (!test::have_encoder("libx264")) GTEST_SKIP() << "ffmpeg lacks libx264";
+    const fs::path dir = test::scratch_dir("html_report_bitrate");
+    constexpr VideoFormat format{96, 64, 8, ChromaFormat::yuv420};
+    constexpr int frames = 10;  // at 25 frames/s: 0.4 s
+    const fs::path ref =
+        test::write_synthetic_y4m(dir / "ref.y4m", format, SyntheticScene::mixed, false, frames);
+    const fs::path y4m =
+        test::write_synthetic_y4m(dir / "dist.y4m", format, SyntheticScene::mixed, true, frames);
+    const fs::path mp4 = dir / "x264.mp4", mkv = dir / "x264.mkv";
+    for (const fs::path& encode : {mp4, mkv})
+        ASSERT_TRUE(test::ffmpeg("-i " + test::quoted(ref) +
+                                 " -c:v libx264 -crf 35 -preset "
+                                 "veryfast -an " +
+                                 test::quoted(encode)));
+    const fs::path page = dir / "report.html";
+    const auto result = test::run_vq("-r " + q(ref) + " -d " + q(mp4) + " -d " + q(mkv) + " -d " +
+                                     q(y4m) + " --feature psnr -q --report " + q(page));
+    ASSERT_EQ(result.exit_code, 0) << result.output;
+    const nlohmann::json rate = page_data(test::read_file(page))["rate"];
+    ASSERT_EQ(rate["names"].size(), 3u) << rate.dump();
+    const auto kbps_of_size = [&](const fs::path& file) {
+        return double(fs::file_size(file)) * 8 / (frames / 25.0) / 1000;
+    };
+    for (std::size_t i = 0; i < 3; ++i) {
+        const std::string name = rate["names"][i], source = rate["sources"][i];
+        const double kbps = rate["kbps"][i];
+        SCOPED_TRACE(name + ": " + source);
+        if (name == mp4.string()) {
+            EXPECT_EQ(source, "container: video stream");
+            EXPECT_LT(kbps, kbps_of_size(mp4)) << "the video alone, without the container's bytes";
+            EXPECT_GT(kbps, kbps_of_size(mp4) / 4);
+        } else if (name == mkv.string()) {
+            EXPECT_EQ(source, "container: whole file");
+            EXPECT_NEAR(kbps, kbps_of_size(mkv), kbps_of_size(mkv) * 0.05);
+        } else {
+            EXPECT_EQ(name, y4m.string());
+            EXPECT_EQ(source, "file size / duration");
+            EXPECT_NEAR(kbps, kbps_of_size(y4m), 1e-3 * kbps_of_size(y4m));
+        }
+    }
+    EXPECT_NE(test::read_file(page).find("<td>container: video stream</td>"), std::string::npos);
 }
 
 // Ctrl-C while the run waits for its input (a FIFO fed one frame) leaves no report behind.

@@ -143,6 +143,40 @@ TEST(RunMany, AFailingInputFailsAlone) {
               std::string::npos);
 }
 
+// inputs_progress() follows every input: scoring, done after its last frame, failed.
+TEST(RunMany, ProgressFollowsEveryInput) {
+    const fs::path dir = test::scratch_dir("run_many_progress");
+    const fs::path reference =
+        test::write_synthetic_y4m(dir / "ref.y4m", format, SyntheticScene::mixed, false, 6);
+    const fs::path good =
+        test::write_synthetic_y4m(dir / "good.y4m", format, SyntheticScene::mixed, true, 6);
+    const fs::path short_one =
+        test::write_synthetic_y4m(dir / "short.y4m", format, SyntheticScene::textured, true, 3);
+    const std::vector<DistortedInput> inputs = {input_of(good), input_of(dir / "missing.y4m"),
+                                                input_of(short_one)};
+    struct Recorder : RunObserver {
+        std::vector<std::pair<std::size_t, std::vector<InputProgress>>> calls;
+        bool inputs_progress(std::size_t frames,
+                             const std::vector<InputProgress>& states) override {
+            calls.emplace_back(frames, states);
+            return true;
+        }
+    } recorder;
+    const std::vector<InputOutcome> outcomes = run_many(vmaf_job(reference), inputs, recorder);
+    ASSERT_EQ(recorder.calls.size(), 6u);
+    using State = InputProgress::State;
+    for (const auto& [frames, states] : recorder.calls) {
+        SCOPED_TRACE(frames);
+        ASSERT_EQ(states.size(), 3u);
+        EXPECT_EQ(states[0].state, State::running);
+        EXPECT_LE(states[0].frames, frames) << "frames scored, at most those handed over";
+        EXPECT_EQ(states[1].state, State::failed);
+        EXPECT_EQ(states[2].state, frames <= 3 ? State::running : State::done);
+        if (frames > 3) EXPECT_EQ(states[2].frames, 3u);
+    }
+    EXPECT_TRUE(outcomes[0].scores && outcomes[2].scores);
+}
+
 TEST(RunMany, WhatFailsEveryInputThrows) {
     const fs::path dir = test::scratch_dir("run_many_throws");
     const fs::path clip =

@@ -45,6 +45,15 @@ struct Job {
     SessionConfig session;
 };
 
+// One distorted input's state during a many-input run (run_many), for a progress display.
+struct InputProgress {
+    enum class State { running, done, failed };
+    State state = State::running;
+    // running: the frames whose every score is final so far (Session::frames_ready()); done: every
+    // frame it scored; failed: the frames handed to its session before it failed.
+    std::size_t frames = 0;
+};
+
 // What a run tells its caller while it goes. Every function has a default that does nothing, so a
 // caller overrides only what it shows; all are called on the thread that called run().
 class RunObserver {
@@ -68,6 +77,14 @@ public:
     virtual bool progress(std::size_t frames) {
         (void)frames;
         return true;
+    }
+
+    // run_many()'s progress, in place of progress(): the frames so far (those handed to at least
+    // one input's session) and every distorted input's state, in the inputs' order. Returning false
+    // stops the run as progress()'s false does. The default passes the frames on to progress().
+    virtual bool inputs_progress(std::size_t frames, const std::vector<InputProgress>& inputs) {
+        (void)inputs;
+        return progress(frames);
     }
 };
 
@@ -95,8 +112,9 @@ struct InputOutcome {
 // cannot be opened, compared or read, or has no frame to score, fails alone: its outcome holds
 // the error, and the others go on. job.session.threads (0: one per core) are shared out among the
 // inputs' sessions, at least one each. The observer's notes name the inputs they are about;
-// progress() counts the frames at least one input has scored. Throws vq::Error for what fails every
-// input: a bad request, no inputs, a reference that cannot be read.
+// inputs_progress() gives the frames at least one input was handed and each input's state.
+// Throws vq::Error for what fails every input: a bad request, no inputs, a reference that cannot
+// be read.
 std::vector<InputOutcome> run_many(const Job& job, const std::vector<DistortedInput>& inputs,
                                    RunObserver& observer);
 

@@ -10,7 +10,10 @@
 #include <optional>
 #include <set>
 #include <span>
+#include <string>
 #include <system_error>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -149,21 +152,27 @@ ScoreTable run_demo(const Arguments& args, bool progress_enabled) {
     return session.finish();
 }
 
-// What a file run tells the terminal: notes and warnings, the CPU fallbacks, the progress line.
+// What a file run tells the terminal: notes and warnings, the CPU fallbacks, the progress line
+// (in a many-input run, with each input's progress, named as `input_names` say).
 class TerminalObserver : public RunObserver {
 public:
-    TerminalObserver(const Arguments& args, bool progress_enabled)
-        : args_(args), progress_enabled_(progress_enabled) {}
+    TerminalObserver(const Arguments& args, bool progress_enabled,
+                     std::vector<std::string> input_names = {})
+        : args_(args), progress_enabled_(progress_enabled), input_names_(std::move(input_names)) {}
 
     void started(const std::vector<FeatureReceipt>& receipts,
                  std::optional<std::size_t> expected_frames) override {
         announce_fallbacks(receipts, args_);
-        progress_.emplace(std::cerr, progress_enabled_, expected_frames);
+        progress_.emplace(std::cerr, progress_enabled_, expected_frames, stderr_columns);
     }
     void note(const std::string& line) override { std::cerr << "vq: " << line << "\n"; }
     bool progress(std::size_t frames) override {
         progress_->update(frames);
         return true;  // Ctrl-C is the signal handlers' (interrupt.hpp)
+    }
+    bool inputs_progress(std::size_t frames, const std::vector<InputProgress>& inputs) override {
+        progress_->update(frames, input_names_, inputs);
+        return true;
     }
     void finish() {
         if (progress_) progress_->finish();
@@ -172,6 +181,7 @@ public:
 private:
     const Arguments& args_;
     bool progress_enabled_;
+    std::vector<std::string> input_names_;
     std::optional<ProgressLine> progress_;
 };
 
@@ -209,52 +219,92 @@ void write_html_page(std::ostream& out, const Arguments& args, const ScoreTable&
     write_html_report(out, reference_name(args), std::span(&input, 1));
 }
 
+// A missing folder can be made when its nearest existing ancestor is a folder vq may write in.
+bool can_be_made(const std::filesystem::path& folder) {
+    std::filesystem::path ancestor = folder;
+    std::error_code error;
+    while (!ancestor.empty() && !std::filesystem::exists(ancestor, error))
+        ancestor = ancestor.parent_path();
+    if (ancestor.empty()) ancestor = ".";
+    return std::filesystem::is_directory(ancestor, error) &&
+           ::access(ancestor.c_str(), W_OK | X_OK) == 0;
+}
+
 // With several distorted inputs, -o names a folder, made when it ends with '/': each input's
 // scores go to FOLDER/<its file name's stem>.<format>, a stem taken before getting -2, -3 ...
-std::vector<std::string> output_paths(const Arguments& args) {
+struct OutputFolder {
+    std::filesystem::path folder;
+    std::vector<std::string> paths;  // one per input
+    // The folder is missing: it is made only once some input has scores, so that a run that is
+    // interrupted or fails leaves no empty folder behind.
+    bool to_make = false;
+};
+
+OutputFolder output_folder(const Arguments& args) {
     namespace fs = std::filesystem;
-    const fs::path folder = args.output;
+    OutputFolder out{args.output, {}, false};
     std::error_code error;
-    if (args.output.ends_with('/')) fs::create_directories(folder, error);
-    if (error || !fs::is_directory(folder))
+    out.to_make = args.output.ends_with('/') && !fs::exists(out.folder, error);
+    if (out.to_make ? !can_be_made(out.folder) : !fs::is_directory(out.folder, error))
         throw usage_error(fmt::format(
             "-o/--output '{}': with several distorted inputs -o names a folder (end it with '/' "
             "to have it made){}",
-            args.output, error ? ": " + error.message() : ""));
+            args.output, out.to_make ? ": it cannot be made there" : ""));
     static constexpr const char* extensions[] = {"xml", "json", "csv", "sub"};
     const char* extension = extensions[static_cast<int>(args.format)];
-    std::vector<std::string> paths;
     std::set<std::string> taken;
     for (const DistortedArgument& input : args.distorted) {
         const std::string stem = fs::path(input.path).stem().string();
         std::string name = stem;
         for (int n = 2; !taken.insert(name).second; ++n) name = fmt::format("{}-{}", stem, n);
-        paths.push_back((folder / fmt::format("{}.{}", name, extension)).string());
+        out.paths.push_back((out.folder / fmt::format("{}.{}", name, extension)).string());
     }
-    return paths;
+    return out;
+}
+
+// The output files of an existing folder are opened, hence checked, before the run; those of a
+// folder to be made, after it (what could fail there is the making, said then).
+std::vector<std::optional<OutputFile>> open_outputs(const OutputFolder& out) {
+    if (out.to_make) {
+        std::error_code error;
+        std::filesystem::create_directories(out.folder, error);
+        if (error)
+            throw runtime_error(fmt::format("-o/--output '{}': cannot make the folder: {}",
+                                            out.folder.string(), error.message()));
+    }
+    std::vector<std::optional<OutputFile>> outputs(out.paths.size());
+    for (std::size_t i = 0; i < out.paths.size(); ++i) outputs[i].emplace(out.paths[i]);
+    return outputs;
 }
 
 // `vq -r REF -d A -d B ...`: the reference read once (vq::run_many); each input's outputs and
 // summary as a run of its own would give them, an input that failed named with its error.
 // Returns the exit status: 0, or that of the worst failure.
 int run_many_files(const Arguments& args, bool progress_enabled) {
+    std::optional<OutputFolder> folder;
     std::vector<std::optional<OutputFile>> outputs(args.distorted.size());
     if (!args.output.empty()) {
-        const std::vector<std::string> paths = output_paths(args);
-        for (std::size_t i = 0; i < paths.size(); ++i) outputs[i].emplace(paths[i]);
+        folder = output_folder(args);
+        if (!folder->to_make) outputs = open_outputs(*folder);
     }
     std::optional<OutputFile> report_page;
     if (!args.report.empty()) report_page.emplace(args.report);
 
     std::vector<Job> jobs;  // one per input, as its own run would be: the report reads them again
     std::vector<DistortedInput> inputs;
+    std::vector<std::string> paths;
     for (const DistortedArgument& distorted : args.distorted) {
         jobs.push_back(file_job(args, distorted));
         inputs.push_back({jobs.back().distorted, jobs.back().scale});
+        paths.push_back(distorted.path);
     }
-    TerminalObserver observer(args, progress_enabled);
+    TerminalObserver observer(args, progress_enabled, progress_names(paths));
     std::vector<InputOutcome> outcomes = vq::run_many(jobs.front(), inputs, observer);
     observer.finish();
+    if (folder && folder->to_make &&
+        std::any_of(outcomes.begin(), outcomes.end(),
+                    [](const InputOutcome& outcome) { return outcome.scores.has_value(); }))
+        outputs = open_outputs(*folder);
 
     int status = 0;
     const auto fail = [&](const std::string& input, const Error& error) {

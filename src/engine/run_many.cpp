@@ -53,6 +53,21 @@ struct InputRun {
     }
 };
 
+// Every input's state, for the observer's progress display.
+std::vector<InputProgress> progress_of(const std::vector<InputRun>& runs) {
+    std::vector<InputProgress> states;
+    states.reserve(runs.size());
+    for (const InputRun& run : runs) {
+        if (run.running)
+            states.push_back({InputProgress::State::running, run.session->frames_ready()});
+        else
+            states.push_back(
+                {run.outcome.error ? InputProgress::State::failed : InputProgress::State::done,
+                 run.frames});
+    }
+    return states;
+}
+
 // The job's threads shared out among the inputs' sessions, at least one each.
 unsigned threads_per_input(unsigned threads, std::size_t inputs) {
     const unsigned total = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
@@ -170,7 +185,7 @@ std::vector<InputOutcome> run_many(const Job& job, const std::vector<DistortedIn
         }
         if (!pushed) break;
         ++index;
-        if (!observer.progress(index))
+        if (!observer.inputs_progress(index, progress_of(runs)))
             throw runtime_error(
                 fmt::format("the run was stopped by its caller after {} frames", index));
     }

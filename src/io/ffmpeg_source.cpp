@@ -226,6 +226,8 @@ private:
             if (seconds > 0 && average.num > 0 && average.den > 0)
                 info_.frame_count = std::size_t(std::llround(seconds * av_q2d(average)));
         }
+        info_.stream_bit_rate = std::max<long long>(0, stream_->codecpar->bit_rate);
+        info_.container_bit_rate = std::max<long long>(0, format_context_->bit_rate);
         const char* profile = avcodec_profile_name(codec_->codec_id, codec_->profile);
         info_.description = fmt::format("{}{}, {}", avcodec_get_name(codec_->codec_id),
                                         profile ? fmt::format(" ({})", profile) : std::string(),

@@ -28,6 +28,11 @@ struct StreamInfo {
     long long rate_num = 0, rate_den = 0;    // frames per second as a ratio; 0/0 when unknown
     std::optional<std::size_t> frame_count;  // as stored or estimated from the duration
     std::string description;                 // "h264 (High), yuv420p"
+    // Bits per second as the container gives them (0: not given): the video stream's (FFmpeg's
+    // stream bit_rate: an MP4's sample sizes over its duration, a Matroska BPS tag ...) and the
+    // whole file's (the format's bit_rate: every stream, or the file size over the duration).
+    long long stream_bit_rate = 0;
+    long long container_bit_rate = 0;
 };
 
 class FfmpegSource : public FrameSource {

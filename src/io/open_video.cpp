@@ -105,6 +105,8 @@ OpenedInput open_video(const std::string& path, const InputOptions& options) {
     input.rate_num = info.rate_num;
     input.rate_den = info.rate_den;
     input.frame_count = info.frame_count;
+    input.stream_bit_rate = info.stream_bit_rate;
+    input.container_bit_rate = info.container_bit_rate;
     input.reader = "ffmpeg: " + info.description;
     input.source = std::move(source);
 #endif

@@ -30,6 +30,10 @@ struct OpenedInput {
     long long rate_num = 0, rate_den = 0;    // frames per second; 0/0 when unknown
     std::optional<std::size_t> frame_count;  // an estimate, for the progress line only
     std::string reader;                      // "y4m", "raw", "ffmpeg: h264 (High), yuv420p"
+    // A container's bitrates, bits per second (StreamInfo's); 0 when not given, and for Y4M and
+    // raw.
+    long long stream_bit_rate = 0;
+    long long container_bit_rate = 0;
 };
 
 // True when vq was built with FFmpeg's libraries.

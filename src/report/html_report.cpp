@@ -78,12 +78,12 @@ nlohmann::json chart_data(std::span<const ReportInput> inputs) {
     // The rate-quality chart: every input with a bitrate and a pooled mean of the lead score.
     const std::string lead = scores.empty() ? std::string() : scores.front();
     std::vector<std::pair<double, double>> points;
-    std::vector<std::string> names;
+    std::vector<const ReportInput*> charted;
     for (const ReportInput& input : inputs) {
         const auto quality = pooled_mean(*input.table, lead);
-        if (!input.bits_per_second || !quality || !std::isfinite(*quality)) continue;
-        points.emplace_back(*input.bits_per_second / 1000.0, *quality);
-        names.push_back(input.name);
+        if (!input.bitrate || !quality || !std::isfinite(*quality)) continue;
+        points.emplace_back(input.bitrate->bits_per_second / 1000.0, *quality);
+        charted.push_back(&input);
     }
     if (inputs.size() > 1 && points.size() > 1) {
         std::vector<std::size_t> order(points.size());
@@ -98,7 +98,8 @@ nlohmann::json chart_data(std::span<const ReportInput> inputs) {
             rate["kbps"].push_back(number(points[i].first));
             rate["quality"].push_back(number(points[i].second));
             rate["hull"].push_back(on_hull ? number(points[i].second) : nullptr);
-            rate["names"].push_back(names[i]);
+            rate["names"].push_back(charted[i]->name);
+            rate["sources"].push_back(charted[i]->bitrate->source);
         }
         data["rate"] = std::move(rate);
     }
@@ -130,6 +131,21 @@ void write_pooled_table(std::ostream& out, std::span<const ReportInput> inputs) 
     out << "</tbody></table>\n";
 }
 
+// The rate chart's points as a table: each input's bitrate with where it came from (the
+// container's figure for the video stream or the whole file, or the file size over the duration).
+void write_rate_table(std::ostream& out, const nlohmann::json& rate) {
+    out << "<table class=\"pooled rate\"><thead><tr><th>input</th><th>kbit/s</th>"
+        << "<th>bitrate from</th><th>pooled mean " << escape_html(rate["score"].get<std::string>())
+        << "</th><th>on the hull</th></tr></thead><tbody>\n";
+    for (std::size_t i = 0; i < rate["names"].size(); ++i)
+        out << "<tr><td>" << escape_html(rate["names"][i].get<std::string>()) << "</td><td>"
+            << fmt::format("{:.6g}", rate["kbps"][i].get<double>()) << "</td><td>"
+            << escape_html(rate["sources"][i].get<std::string>()) << "</td><td>"
+            << fmt::format("{:.6g}", rate["quality"][i].get<double>()) << "</td><td>"
+            << (rate["hull"][i].is_null() ? "" : "yes") << "</td></tr>\n";
+    out << "</tbody></table>\n";
+}
+
 void write_worst_frames(std::ostream& out, std::span<const ReportInput> inputs) {
     for (const ReportInput& input : inputs) {
         const ScoreTable& table = *input.table;
@@ -151,9 +167,15 @@ void write_worst_frames(std::ostream& out, std::span<const ReportInput> inputs) 
                 out << "<img alt=\"reference\" src=\"data:image/png;base64,"
                     << base64(t.reference_png) << "\">";
             out << "<img alt=\"distorted\" src=\"data:image/png;base64," << base64(t.distorted_png)
-                << "\"><figcaption>frame " << t.frame;
+                << "\">";
+            if (!t.banding_png.empty())
+                out << "<img alt=\"CAMBI banding\" class=\"banding\" src=\"data:image/png;base64,"
+                    << base64(t.banding_png) << "\">";
+            out << "<figcaption>frame " << t.frame;
             if (value) out << ": " << fmt::format("{:.6g}", *value);
-            out << " (reference | distorted)</figcaption></figure>\n";
+            out << (t.reference_png.empty() ? " (distorted" : " (reference | distorted")
+                << (t.banding_png.empty() ? ")" : " | CAMBI banding: dark none, light strong)")
+                << "</figcaption></figure>\n";
         }
         out << "</div>\n";
     }
@@ -244,7 +266,7 @@ std::vector<std::size_t> upper_convex_hull(std::span<const std::pair<double, dou
 }
 
 void write_html_page(std::ostream& out, const std::string& reference,
-                       std::span<const ReportInput> inputs) {
+                     std::span<const ReportInput> inputs) {
     out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
         << "<title>vq report: " << escape_html(reference) << "</title>\n"
         << "<style>" << uplot_style() << page_style << "</style>\n</head>\n<body>\n"
@@ -259,8 +281,10 @@ void write_html_page(std::ostream& out, const std::string& reference,
         << "(drag across the chart to zoom, double-click to zoom out)</p>\n"
         << "<div id=\"frames\" class=\"chart\"></div>\n";
     const nlohmann::json data = chart_data(inputs);
-    if (data.contains("rate"))
+    if (data.contains("rate")) {
         out << "<h2>Rate and quality</h2>\n<div id=\"rate\" class=\"chart\"></div>\n";
+        write_rate_table(out, data["rate"]);
+    }
     out << "<h2>Pooled scores</h2>\n";
     write_pooled_table(out, inputs);
     out << "<h2>Worst frames</h2>\n";

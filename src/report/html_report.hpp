@@ -17,14 +17,20 @@
 
 namespace vq::report {
 
+// An input's bitrate for the rate-quality chart, and where it came from (shown beside it).
+struct Bitrate {
+    double bits_per_second = 0;
+    std::string source;  // "container: video stream", "container: whole file", ...
+};
+
 // One distorted input's part of the report.
 struct ReportInput {
     std::string name;  // as the user named the input
     const ScoreTable* table = nullptr;
-    ExtraPooling pooling;                   // --pool / --shots, shown in the pooled table
-    std::optional<double> bits_per_second;  // for the rate-quality chart
-    std::vector<FrameThumbnails> worst;     // worst first
-    std::string thumbnail_note;             // why there are none, when there are none
+    ExtraPooling pooling;                // --pool / --shots, shown in the pooled table
+    std::optional<Bitrate> bitrate;      // for the rate-quality chart
+    std::vector<FrameThumbnails> worst;  // worst first
+    std::string thumbnail_note;          // why there are none, when there are none
 };
 
 // The indices of `points` (x, y) on their upper convex hull, by increasing x: the encodes no mix

@@ -1,5 +1,6 @@
-// vq::write_html_report: each input's worst-frame thumbnails and bitrate gathered by reading its
-// job's inputs again after the run (vq/html_report.hpp says why), then the page written.
+// vq::write_html_report: each input's worst-frame thumbnails (with CAMBI's banding map where
+// CAMBI ran) and bitrate gathered by reading its job's inputs again after the run
+// (vq/html_report.hpp says why), then the page written.
 #include "vq/html_report.hpp"
 
 #include <filesystem>
@@ -9,6 +10,7 @@
 
 #include "io/open_video.hpp"
 #include "io/scale.hpp"
+#include "report/banding_map.hpp"
 #include "report/html_report.hpp"
 #include "report/thumbnails.hpp"
 
@@ -23,8 +25,14 @@ bool readable_twice(const std::string& path) {
     return path != "-" && std::filesystem::is_regular_file(path, error);
 }
 
-// File size x 8 / duration, the duration from the input's frame count and frame rate.
-std::optional<double> bits_per_second(const OpenedInput& input) {
+// What the container says of the video stream's bitrate, else of the whole file's (audio and
+// the container's own bytes too), else the file size x 8 / duration, the duration from the
+// input's frame count and frame rate (Y4M, raw YUV, a container that gives neither).
+std::optional<report::Bitrate> bitrate_of(const OpenedInput& input) {
+    if (input.stream_bit_rate > 0)
+        return report::Bitrate{double(input.stream_bit_rate), "container: video stream"};
+    if (input.container_bit_rate > 0)
+        return report::Bitrate{double(input.container_bit_rate), "container: whole file"};
     std::error_code error;
     const auto bytes = std::filesystem::file_size(input.path, error);
     if (error || !input.frame_count || *input.frame_count == 0 || input.rate_num <= 0 ||
@@ -32,7 +40,7 @@ std::optional<double> bits_per_second(const OpenedInput& input) {
         return std::nullopt;
     const double seconds =
         double(*input.frame_count) * double(input.rate_den) / double(input.rate_num);
-    return double(bytes) * 8.0 / seconds;
+    return report::Bitrate{double(bytes) * 8.0 / seconds, "file size / duration"};
 }
 
 // The input's part of the page: its job's inputs read again, up to its worst frames.
@@ -53,7 +61,7 @@ report::ReportInput gather(const HtmlReportInput& input) {
     // The run said whatever there was to say about the inputs; the second reading is silent.
     const auto silent = [](const std::string&) {};
     OpenedInput distorted = open_input(job->distorted, silent);
-    gathered.bits_per_second = bits_per_second(distorted);
+    gathered.bitrate = bitrate_of(distorted);
     if (job->scale) distorted.source = scale_frames(std::move(distorted.source), *job->scale);
     std::unique_ptr<FrameSource> reference;
     if (with_reference) reference = open_input(job->reference, silent).source;
@@ -61,10 +69,12 @@ report::ReportInput gather(const HtmlReportInput& input) {
     for (std::size_t i = 0; i < job->frames.skip_distorted && distorted.source->skip(); ++i) {}
     for (std::size_t i = 0; reference && i < job->frames.skip_reference && reference->skip(); ++i) {
     }
+    const std::optional<report::BandingMap> banding = report::BandingMap::of(*job);
     if (const auto column = report::ranking_column(*input.table))
-        gathered.worst = report::read_thumbnails(
-            reference.get(), *distorted.source,
-            report::worst_frames(*input.table, *column, worst_frame_count), thumbnail_width);
+        gathered.worst =
+            report::read_thumbnails(reference.get(), *distorted.source,
+                                    report::worst_frames(*input.table, *column, worst_frame_count),
+                                    thumbnail_width, banding ? &*banding : nullptr);
     return gathered;
 }
 

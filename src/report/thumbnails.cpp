@@ -7,6 +7,7 @@
 #include <csetjmp>
 #include <optional>
 
+#include "report/banding_map.hpp"
 #include "vq/error.hpp"
 
 namespace vq::report {
@@ -147,8 +148,8 @@ std::vector<std::size_t> worst_frames(const ScoreTable& table, std::size_t colum
 }
 
 std::vector<FrameThumbnails> read_thumbnails(FrameSource* reference, FrameSource& distorted,
-                                             const std::vector<std::size_t>& frames,
-                                             int max_width) {
+                                             const std::vector<std::size_t>& frames, int max_width,
+                                             const BandingMap* banding) {
     std::vector<std::size_t> sorted = frames;
     std::sort(sorted.begin(), sorted.end());
     std::vector<FrameThumbnails> found;
@@ -163,7 +164,8 @@ std::vector<FrameThumbnails> read_thumbnails(FrameSource* reference, FrameSource
         if (reference && !(ref = reference->next())) break;
         if (!(dist = distorted.next())) break;
         found.push_back({frame, ref ? encode_png(thumbnail_of(*ref, max_width)) : std::string(),
-                         encode_png(thumbnail_of(*dist, max_width))});
+                         encode_png(thumbnail_of(*dist, max_width)),
+                         banding ? encode_png(banding->image(*dist, max_width)) : std::string()});
         ++next;
     }
     std::vector<FrameThumbnails> in_order;

@@ -51,11 +51,16 @@ struct FrameThumbnails {
     std::size_t frame = 0;
     std::string reference_png;  // empty when the run had no reference
     std::string distorted_png;
+    std::string banding_png;  // CAMBI's map of the distorted picture; empty where CAMBI did not run
 };
 
+class BandingMap;  // banding_map.hpp
+
 // Reads the sources (positioned where the run's frame 0 is) up to the last of `frames` and makes
-// thumbnails of those frames, in `frames`' order. Frames the sources do not reach are left out.
+// thumbnails of those frames, in `frames`' order, with the distorted pictures' banding maps when
+// `banding` is not null. Frames the sources do not reach are left out.
 std::vector<FrameThumbnails> read_thumbnails(FrameSource* reference, FrameSource& distorted,
-                                             const std::vector<std::size_t>& frames, int max_width);
+                                             const std::vector<std::size_t>& frames, int max_width,
+                                             const BandingMap* banding = nullptr);
 
 }  // namespace vq::report

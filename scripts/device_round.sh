@@ -94,7 +94,7 @@ run_sanitize() {
   cases+=':*CudaCambiStages*/0_*:*CudaCambiStages*/2_*:*CudaCambiStages*/*9_bit*:*CudaCambiStages*/*full_ref_true_src*'
   cases+=':CudaCambiHeatmaps.*:CudaCambiExamples.*'
   cases+=':VifCudaExample.*:MotionCudaExample.*:*MotionCudaParity*/257x255*:*VifCudaParity*/333x47*'
-  cases+=':CudaSsimSmall.*'
+  cases+=':CudaSsimSmall.*:RunManyCuda.*'
   cases+=':*CudaPsnrHvsParity*/10bit_yuv422'
   cases+=':*SpeedCudaParity*/641x359_10bit_420_1:*SpeedCudaParity*/96x81_16bit_444_15:SpeedCudaParityTogether.*'
   cases+=':*AdmCudaParity*/641x359*:*AdmCudaParity*/33x33*:*AdmCudaParity*/35x700*:-*1280x720*'

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <limits>
 #include <random>
+#include <utility>
 
 #include <gtest/gtest.h>
 
@@ -48,6 +49,46 @@ TEST(AdmKernels, EveryVariantListedBaselineLast) {
     EXPECT_STREQ(baseline().instruction_set, "baseline");
     for (const auto& k : adm::available_kernels())
         std::printf("[ adm ] variant %s\n", k.instruction_set);
+}
+
+// The vertical DWT of scale 0 on pixels of every depth, a third of them at 0 or the depth's
+// maximum (the largest centred magnitudes), over widths around each vector length.
+TEST(AdmKernels, PixelDwtRowsMatchBaseline) {
+    std::mt19937 rng(3);
+    for (const adm::Kernels& k : adm::available_kernels())
+        for (const int depth : {8, 10, 12, 16})
+            for (const int width : {1, 15, 16, 17, 31, 32, 33, 64, 100, 1920}) {
+                const unsigned top = (1u << depth) - 1;
+                std::vector<std::uint16_t> rows[4];
+                for (auto& row : rows) {
+                    row.resize(std::size_t(width));
+                    for (auto& v : row)
+                        v = std::uint16_t(rng() % 3 == 0 ? (rng() % 2 ? top : 0) : rng() & top);
+                }
+                std::vector<std::int16_t> lo[2], hi[2];
+                for (int v = 0; v < 2; ++v) {
+                    const adm::Kernels& kernels = v == 0 ? baseline() : k;
+                    lo[v].assign(std::size_t(width), 0);
+                    hi[v].assign(std::size_t(width), 0);
+                    if (depth == 8) {
+                        std::vector<std::uint8_t> bytes[4];
+                        const std::uint8_t* in[4];
+                        for (int t = 0; t < 4; ++t) {
+                            bytes[t].assign(rows[t].begin(), rows[t].end());
+                            in[t] = bytes[t].data();
+                        }
+                        kernels.dwt0_vertical_8(in, width, depth, lo[v].data(), hi[v].data());
+                    } else {
+                        const std::uint16_t* in[4] = {rows[0].data(), rows[1].data(),
+                                                      rows[2].data(), rows[3].data()};
+                        kernels.dwt0_vertical_16(in, width, depth, lo[v].data(), hi[v].data());
+                    }
+                }
+                EXPECT_EQ(lo[0], lo[1])
+                    << k.instruction_set << " depth " << depth << " width " << width;
+                EXPECT_EQ(hi[0], hi[1])
+                    << k.instruction_set << " depth " << depth << " width " << width;
+            }
 }
 
 TEST(AdmKernels, DecouplingRowsMatchBaseline) {
@@ -139,13 +180,20 @@ TEST(AdmKernels, DwtCsfMaskingAndDenominatorRowsMatchBaseline) {
                 }
                 kernels.dwt0_horizontal(lo16.data() + 2, hi16.data() + 2, count, out16[v][0].data(),
                                         out16[v][1].data(), out16[v][2].data(), out16[v][3].data());
-                kernels.dwt_wide_horizontal(lo32.data() + 2, hi32.data() + 2, count, 16384, 15,
-                                            out32[v][0].data(), out32[v][1].data(),
-                                            out32[v][2].data(), out32[v][3].data());
             }
-            for (int b = 0; b < 4; ++b) {
+            for (int b = 0; b < 4; ++b)
                 EXPECT_EQ(out16[0][b], out16[1][b]) << k.instruction_set << " count " << count;
-                EXPECT_EQ(out32[0][b], out32[1][b]) << k.instruction_set << " count " << count;
+            // Scales 1-3 round with (16384, 15), (32768, 16) and (16384, 15) again.
+            for (const auto& [add, shift] : {std::pair{16384, 15}, {32768, 16}}) {
+                for (int v = 0; v < 2; ++v) {
+                    const adm::Kernels& kernels = v == 0 ? baseline() : k;
+                    kernels.dwt_wide_horizontal(lo32.data() + 2, hi32.data() + 2, count, add, shift,
+                                                out32[v][0].data(), out32[v][1].data(),
+                                                out32[v][2].data(), out32[v][3].data());
+                }
+                for (int b = 0; b < 4; ++b)
+                    EXPECT_EQ(out32[0][b], out32[1][b])
+                        << k.instruction_set << " count " << count << " shift " << shift;
             }
 
             // CSF, threshold, masked sums and cubes over a row of `width` columns.

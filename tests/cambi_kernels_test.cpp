@@ -1,10 +1,12 @@
 // The CPU twin's per-pixel loops (cambi_cpu_kernels.hpp), every instruction-set variant the
 // machine runs against the baseline one, bit for bit (in the spirit of dav1d's checkasm): banded
 // planes with long runs, grainy ones with short runs and a sparse mask, and odd sizes.
+#include <algorithm>
 #include <cstdint>
 #include <ostream>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -83,6 +85,23 @@ TEST_P(CambiKernels, MatchTheBaselineBitForBit) {
                 EXPECT_EQ(s.smallest_nonzero, e.smallest_nonzero) << where << ": summarise";
             }
         }
+    }
+}
+
+// Anti-dither sees every 10-bit code, so its planes are uniform noise over the whole range, with
+// the extremes in a corner (sums of four at their largest, 4 x 1023).
+TEST_P(CambiKernels, AntiDitherMatchesTheBaselineBitForBit) {
+    const Kernels& variant = GetParam();
+    const Kernels& baseline = available_kernels().back();
+    std::mt19937 rng(5);
+    for (const auto& [width, height] : {std::pair{1920, 4}, {257, 145}, {33, 2}, {1, 7}, {9, 1}}) {
+        std::vector<std::uint16_t> plane(std::size_t(width) * std::size_t(height));
+        for (auto& v : plane) v = std::uint16_t(rng() % 1024);
+        std::fill(plane.begin(), plane.begin() + std::min<std::ptrdiff_t>(3, width), 1023);
+        std::vector<std::uint16_t> expected = plane;
+        variant.anti_dither(plane.data(), width, height);
+        baseline.anti_dither(expected.data(), width, height);
+        EXPECT_EQ(plane, expected) << width << "x" << height;
     }
 }
 

@@ -28,7 +28,7 @@ void check_luma_range(const Picture& picture);
 // §6.2 + §6.3: the input luma, resized to W×H and converted to 10 bits.
 void convert_luma(const Picture& picture, const PictureGeometry& geometry, std::uint16_t* out);
 
-// §6.4, in place.
+// §6.4, in place, on 10-bit codes.
 void anti_dither(std::uint16_t* plane, int width, int height);
 
 // §7: mask (0/1) of the pixels whose 7×7 neighbourhood has more than `threshold` flat pixels.

@@ -130,7 +130,8 @@ VQ_KERNEL_INLINE void step_c_values(const std::uint16_t* p0, const std::uint16_t
 }
 
 // §10.1 for one run of masked pixels of value v at columns first..last of the current row: one
-// pass per contrast step whose gate v passes, each a plain loop over contiguous counts.
+// pass per contrast step whose gate v passes, each a plain loop over contiguous counts. The row
+// holds zeros on entry, which stay where no gate passes.
 VQ_KERNEL_INLINE void run_c_values(const WindowHistograms& hist, int v, int first, int last,
                                    const ContrastParams& contrast, float* out) {
     const int n = contrast.num_diffs;
@@ -149,7 +150,6 @@ VQ_KERNEL_INLINE void run_c_values(const WindowHistograms& hist, int v, int firs
             step_c_values<false>(p0, p1, p2, weight, length, c);
         first_step = false;
     }
-    if (first_step) std::fill(c, c + length, 0.0f);  // no gate passed
 }
 
 void c_values(const std::uint16_t* image, const std::uint8_t* mask, int width, int height,
@@ -171,13 +171,16 @@ void c_values(const std::uint16_t* image, const std::uint8_t* mask, int width, i
         if (i + radius < height) hist.update<true>(row(i + radius), mask_row(i + radius), width);
         if (i - radius - 1 >= 0)
             hist.update<false>(row(i - radius - 1), mask_row(i - radius - 1), width);
+        // Unmasked pixels are 0: one fill of the row costs less than a call per gap, and the
+        // masked runs overwrite it.
         float* c = out + std::size_t(i) * w;
+        std::fill(c, c + w, 0.0f);
         for_each_run(
             row(i), mask_row(i), width,
             [&](int value, int first, int last) {
                 run_c_values(hist, value, first, last, contrast, c);
             },
-            [&](int first, int last) { std::fill(c + first, c + last + 1, 0.0f); });
+            [](int, int) {});
     }
     for (int i = std::max(0, height - radius - 1); i < height; ++i)  // leave the table all zero
         hist.update<false>(row(i), mask_row(i), width);

@@ -19,6 +19,10 @@
 
 namespace vq::cambi {
 
+void anti_dither(std::uint16_t* plane, int width, int height) {
+    kernels().anti_dither(plane, width, height);
+}
+
 void spatial_mask(const std::uint16_t* plane, int width, int height, int threshold,
                   std::uint8_t* mask) {
     kernels().spatial_mask(plane, width, height, threshold, mask);

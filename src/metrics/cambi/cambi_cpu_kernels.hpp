@@ -22,6 +22,7 @@ struct PoolingSummary {
 struct Kernels {
     const char* instruction_set;
     // The stages of cambi_cpu.hpp of the same names.
+    void (*anti_dither)(std::uint16_t* plane, int width, int height);
     void (*spatial_mask)(const std::uint16_t* plane, int width, int height, int threshold,
                          std::uint8_t* mask);
     void (*mode_filter)(std::uint16_t* plane, int width, int height);

@@ -1,6 +1,6 @@
-// The integer stages of §6–§9: input check, resize and 10-bit conversion, anti-dither, spatial
-// mask (cambi_cpu_kernels.cpp), decimation. All exact, written as plain loops the compiler
-// vectorises.
+// The integer stages of §6–§9 that are not per-instruction-set kernels (those, anti-dither, spatial
+// mask and mode filter, are in cambi_cpu_kernels.cpp): input check, resize and 10-bit conversion,
+// decimation. All exact, written as plain loops the compiler vectorises.
 
 #include <algorithm>
 #include <cstring>
@@ -69,20 +69,6 @@ void convert_luma(const Picture& picture, const PictureGeometry& geometry, std::
         convert_plane(picture.plane<std::uint8_t>(0), bit_depth, geometry, out);
     else
         convert_plane(picture.plane<std::uint16_t>(0), bit_depth, geometry, out);
-}
-
-void anti_dither(std::uint16_t* plane, int width, int height) {
-    // In place: row i and column j+1 are read before they are overwritten.
-    const std::size_t w = std::size_t(width);
-    for (int i = 0; i + 1 < height; ++i) {
-        std::uint16_t* row = plane + std::size_t(i) * w;
-        const std::uint16_t* below = row + w;
-        for (std::size_t j = 0; j + 1 < w; ++j)
-            row[j] = std::uint16_t((row[j] + row[j + 1] + below[j] + below[j + 1]) >> 2);
-        row[w - 1] = std::uint16_t((row[w - 1] + below[w - 1]) >> 1);
-    }
-    std::uint16_t* last = plane + std::size_t(height - 1) * w;
-    for (std::size_t j = 0; j + 1 < w; ++j) last[j] = std::uint16_t((last[j] + last[j + 1]) >> 1);
 }
 
 void decimate(const std::uint16_t* in, int width, int height, std::uint16_t* out) {

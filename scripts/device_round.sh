@@ -4,7 +4,7 @@
 # libraries that machine lacks, ../shared's fixtures and goldens). Logs go to $OUT.
 #
 #   device tool: run  command "bash scripts/device_round.sh all"  carry [".device"]
-#   scripts/device_round.sh [build] [tests] [sanitize] [bench] [vmaf] [ladder] [memcheck] | all
+#   scripts/device_round.sh [build] [tests] [sanitize] [bench] [vmaf] [natural] [ladder] [memcheck] | all
 #                                                                            (default: all)
 #
 #   build     builds build-cuda THERE on every core from what prepare_device.sh --build-there
@@ -19,6 +19,9 @@
 #             CLI beside it at equal threads when carried), the read floor and VMAF + CAMBI +
 #             CIEDE + PSNR on CUDA, at 1080p and 4K
 #   memcheck  compute-sanitizer memcheck (leak check) on the CLI run alone: the short check
+#   natural   the CPU beside the reference CLI on natural-looking clips (the x264 seed clips
+#             prepare_device.sh --natural packed in .device/bench): default VMAF and the v1
+#             models, 1080p and 4K, 1, 2 and every thread
 #   ladder    one reference against six distorted inputs on CUDA: one run with six -d against six
 #             separate runs (whole process, median of 3) and their outputs compared, 1080p and 4K
 # Every step runs; exits non-zero if any failed.
@@ -216,6 +219,20 @@ PY
   done
 }
 
+# The CPU at 1, 2 and every thread beside the reference CLI, on seed clips of natural-looking
+# content made HERE (x264, which that machine lacks) and repeated there by bench_cli.sh.
+run_natural_bench() {
+  local clips=$scratch/natural; mkdir -p "$clips"
+  for packed in .device/bench/*.seed.y4m.xz; do
+    [ -f "$packed" ] || { echo "no seed clips: run prepare_device.sh --natural DIR" >&2; failed+=(natural); return; }
+    xz -dc "$packed" > "$clips/$(basename "$packed" .xz)"
+  done
+  local bench=(env VQ=$bin/vq VQ_BENCH_DIR=$clips scripts/bench_cli.sh --content natural --runs 3 --long 15
+               --reference "$bin/vmaf-ref" --threads "1 2 $(nproc)")
+  step natural-1080p natural.md "${bench[@]}" --metrics "vmaf vmaf_v1" --sizes 1920x1080 --frames 60
+  step natural-4k natural.md "${bench[@]}" --metrics "vmaf vmaf_v1_4k" --sizes 3840x2160 --frames 24
+}
+
 # The build on the GPU machine: Debian's build dependencies from .device/sysroot, the image's
 # gcc, nvcc, CMake and ninja; FFmpeg and the benchmarks' library are off.
 run_build() {
@@ -240,7 +257,8 @@ for mode in "${modes[@]}"; do
     bench) run_bench ;;
     vmaf) run_vmaf_bench ;;
     ladder) run_ladder_bench ;;
-    *) echo "device_round.sh: unknown mode '$mode' (build, tests, sanitize, bench, vmaf, ladder, memcheck or all)" >&2; exit 2 ;;
+    natural) run_natural_bench ;;
+    *) echo "device_round.sh: unknown mode '$mode' (build, tests, sanitize, bench, vmaf, natural, ladder, memcheck or all)" >&2; exit 2 ;;
   esac
 done
 if [ ${#failed[@]} -gt 0 ]; then

@@ -6,6 +6,9 @@
 # carry option: carry [".device"]; then run scripts/device_round.sh there.
 #
 #   scripts/prepare_device.sh               build here, then pack binaries, libraries and data
+#   scripts/prepare_device.sh --natural DIR  (with either form, first) also pack DIR's
+#                                           natural_{ref,dist}_SIZE.seed.y4m, xz-compressed,
+#                                           for device_round.sh natural
 #   scripts/prepare_device.sh --build-there pack the sources' build dependencies (.device/sysroot:
 #                                           headers, libraries and CMake files of Debian's fmt,
 #                                           CLI11, nlohmann-json, GoogleTest, Google
@@ -15,6 +18,18 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 shared=${VQ_SHARED_DIR:-../shared}
+natural=""
+if [ "${1:-}" = --natural ]; then
+  natural=$(realpath "$2")
+  shift 2
+fi
+
+# The seed clips of natural-looking content (bench_cli.sh makes them where x264 is), compressed.
+pack_natural() {
+  [ -n "$natural" ] || return 0
+  mkdir -p .device/bench
+  for clip in "$natural"/natural_*.seed.y4m; do xz -T2 -6 -c "$clip" > ".device/bench/$(basename "$clip").xz"; done
+}
 
 pack_data() {
   mkdir -p .device/shared
@@ -42,6 +57,7 @@ if [ "${1:-}" = --build-there ]; then
   cp -r /usr/$multiarch/cmake/{fmt,GTest,benchmark} "$root/$multiarch/cmake/"
   cp -r /usr/share/cmake/{CLI11,nlohmann_json} "$root/share/cmake/"
   pack_data
+  pack_natural
   echo "carry: .device $(du -sh .device | cut -f1) (limit 64 MiB with the tree)"
   exit 0
 fi
@@ -66,6 +82,7 @@ ldd .device/bin/* |
   grep -Ev '/(libc|libm|libdl|librt|libpthread|libstdc\+\+|libgcc_s|ld-linux[^/]*)\.so' |
   while read -r library; do cp -L "$library" .device/lib/; done
 pack_data
+pack_natural
 
 echo "carry: .device $(du -sh .device | cut -f1) (limit 64 MiB with the tree)"
 ls .device/lib

@@ -227,7 +227,7 @@ run_natural_bench() {
     [ -f "$packed" ] || { echo "no seed clips: run prepare_device.sh --natural DIR" >&2; failed+=(natural); return; }
     xz -dc "$packed" > "$clips/$(basename "$packed" .xz)"
   done
-  local bench=(env VQ=$bin/vq VQ_BENCH_DIR=$clips scripts/bench_cli.sh --content natural --runs 3 --long 15
+  local bench=(env VQ=$bin/vq VQ_SYNTH=$bin/vq-synth VQ_BENCH_DIR=$clips scripts/bench_cli.sh --content natural --runs 3 --long 15
                --reference "$bin/vmaf-ref" --threads "1 2 $(nproc)")
   step natural-1080p natural.md "${bench[@]}" --metrics "vmaf vmaf_v1" --sizes 1920x1080 --frames 60
   step natural-4k natural.md "${bench[@]}" --metrics "vmaf vmaf_v1_4k" --sizes 3840x2160 --frames 24

@@ -122,8 +122,9 @@ run_bench() {
   step e2e-cambi bench.md "${e2e[@]}" --no-ref --feature cambi --floor
   step e2e-combined bench.md "${e2e[@]}" --feature cambi --feature ciede --feature psnr --floor
   local size=3840x2160
-  step transfers bench.log env VQ_DEBUG_TRANSFERS=1 "$bin/vq" -r "$scratch/clips/ref_$size.yuv" -d "$scratch/clips/dist_$size.yuv" \
-    -w 3840 -h 2160 -p 420 -b 8 --feature cambi --feature ciede --feature psnr --backend cuda --frame_cnt 50 -q \
+  # The clips bench_cli.sh made above (banded content, Y4M).
+  step transfers bench.log env VQ_DEBUG_TRANSFERS=1 "$bin/vq" -r "$scratch/clips/banded_ref_$size.y4m" \
+    -d "$scratch/clips/banded_dist_$size.y4m" --feature cambi --feature ciede --feature psnr --backend cuda --frame_cnt 50 -q \
     --json -o "$scratch/combined.json"
   grep -A3 feature_backends "$scratch/combined.json" | tee -a "$out/bench.log"
 }

@@ -53,11 +53,7 @@ RgbImage BandingMap::image(const Picture& distorted, int max_width) const {
 
     // The thumbnail's size (thumbnail_of's rule), each pixel a box of the c-value plane.
     const VideoFormat& format = distorted.format();
-    RgbImage image;
-    image.width = std::min(format.width, max_width);
-    image.height =
-        std::max(1, int(std::lround(double(format.height) * image.width / format.width)));
-    image.pixels.resize(std::size_t(image.width) * std::size_t(image.height) * 3);
+    RgbImage image = thumbnail_canvas(format, max_width);
     for (int oy = 0; oy < image.height; ++oy) {
         const int y0 = oy * height / image.height;
         const int y1 = std::max(y0 + 1, (oy + 1) * height / image.height);

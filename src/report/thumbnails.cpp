@@ -28,14 +28,23 @@ std::uint8_t to_byte(double value) {
     return std::uint8_t(std::clamp(std::lround(value), 0L, 255L));
 }
 
-template <typename Sample>
-RgbImage thumbnail_of_samples(const Picture& picture, int max_width) {
-    const VideoFormat& format = picture.format();
+}  // namespace
+
+RgbImage thumbnail_canvas(const VideoFormat& format, int max_width) {
     RgbImage image;
     image.width = std::min(format.width, max_width);
     image.height =
         std::max(1, int(std::lround(double(format.height) * image.width / format.width)));
     image.pixels.resize(std::size_t(image.width) * std::size_t(image.height) * 3);
+    return image;
+}
+
+namespace {
+
+template <typename Sample>
+RgbImage thumbnail_of_samples(const Picture& picture, int max_width) {
+    const VideoFormat& format = picture.format();
+    RgbImage image = thumbnail_canvas(format, max_width);
     const auto luma = picture.plane<Sample>(0);
     for (int oy = 0; oy < image.height; ++oy) {
         const int y0 = oy * format.height / image.height;

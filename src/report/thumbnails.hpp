@@ -31,6 +31,10 @@ struct RgbImage {
 // aspect ratio kept, converted to 8-bit RGB with BT.709's limited-range matrix.
 RgbImage thumbnail_of(const Picture& picture, int max_width);
 
+// A black image of the size thumbnail_of gives a picture of `format`: at most max_width wide,
+// the picture's aspect ratio kept.
+RgbImage thumbnail_canvas(const VideoFormat& format, int max_width);
+
 // The image as a PNG file's bytes. Throws vq::Error (runtime) if libpng fails.
 std::string encode_png(const RgbImage& image);
 

@@ -4,7 +4,7 @@
 # libraries that machine lacks, ../shared's fixtures and goldens). Logs go to $OUT.
 #
 #   device tool: run  command "bash scripts/device_round.sh all"  carry [".device"]
-#   scripts/device_round.sh [build] [tests] [sanitize] [bench] [vmaf] [natural] [ladder] [memcheck] | all
+#   scripts/device_round.sh [build] [tests] [sanitize] [bench] [vmaf] [models] [natural] [ladder] [memcheck] | all
 #                                                                            (default: all)
 #
 #   build     builds build-cuda THERE on every core from what prepare_device.sh --build-there
@@ -18,6 +18,8 @@
 #   vmaf      the default VMAF run end to end on CUDA and on the CPU (every core; the reference
 #             CLI beside it at equal threads when carried), the read floor and VMAF + CAMBI +
 #             CIEDE + PSNR on CUDA, at 1080p and 4K
+#   models    the v1 model (1d5h_2160 at 4K, 3d0h at 1080p) and --aom_ctc v7.0 end to end on CUDA
+#             and on the CPU at every core, and the CUDA receipt of both together
 #   memcheck  compute-sanitizer memcheck (leak check) on the CLI run alone: the short check
 #   natural   the CPU beside the reference CLI on natural-looking clips (the x264 seed clips
 #             prepare_device.sh --natural packed in .device/bench): default VMAF and the v1
@@ -129,48 +131,87 @@ run_bench() {
   grep -A3 feature_backends "$scratch/combined.json" | tee -a "$out/bench.log"
 }
 
-# VMAF end to end: per-frame cost (t(200) - t(20)) / 180, median of 3, of the default model run on
-# CUDA, on the CPU at every core and by the reference CLI at as many threads, the read floor, and
-# VMAF + CAMBI + CIEDE + PSNR on CUDA; clips are 20 distinct textured frames (vq-synth "mixed") repeated to 200.
+median3() {  # median wall time of three runs of a command, in seconds
+  local t=()
+  for _ in 1 2 3; do
+    local a b; a=$(date +%s.%N); "$@" > /dev/null 2>&1 || { echo "failed: $*" >&2; return 1; }; b=$(date +%s.%N)
+    t+=("$(awk -v a="$a" -v b="$b" 'BEGIN {print b - a}')")
+  done
+  printf '%s\n' "${t[@]}" | sort -g | sed -n 2p
+}
+
+# textured_clips DIR SIZE: DIR/ref_SIZE.yuv and DIR/dist_SIZE.yuv, 20 distinct textured frames
+# (vq-synth "mixed") repeated to 200.
+textured_clips() {
+  local dir=$1 size=$2 ref=$1/ref_$2.yuv dist=$1/dist_$2.yuv
+  "$bin/vq-synth" --scene mixed --size "$size" --frames 20 --ref "$ref.20" --dist "$dist.20" > /dev/null
+  : > "$ref"; : > "$dist"
+  for _ in $(seq 10); do cat "$ref.20" >> "$ref"; cat "$dist.20" >> "$dist"; done
+  rm -f "$ref.20" "$dist.20"
+}
+
+# frame_rows LOG SIZE BIG SMALL "NAME|COMMAND" ...: a table row per command, its per-frame cost
+# (t(BIG frames) - t(SMALL frames)) / (BIG - SMALL), median of 3, on textured_clips' pair.
+frame_rows() {
+  local log=$1 size=$2 big_n=$3 small_n=$4; shift 4
+  local w=${size%x*} h=${size#*x}
+  local io=(-r "$clips/ref_$size.yuv" -d "$clips/dist_$size.yuv" -w "$w" -h "$h" -p 420 -b 8 -q)
+  for label in "$@"; do
+    local name=${label%%|*}; read -r -a command <<< "${label#*|}"
+    local big small; big=$(median3 "${command[@]}" "${io[@]}" --frame_cnt "$big_n") || continue
+    small=$(median3 "${command[@]}" "${io[@]}" --frame_cnt "$small_n") || continue
+    awk -v s="$size" -v n="$name" -v b="$big" -v k="$small" -v d=$((big_n - small_n)) \
+      'BEGIN {m = (b - k) * 1000 / d; printf "| %s | %s | %.3f | %.0f |\n", s, n, m, 1000 / m}' | tee -a "$out/$log"
+  done
+}
+
+# VMAF end to end: per-frame cost of the default model run on CUDA, on the CPU at every core and
+# by the reference CLI at as many threads, the read floor, and VMAF + CAMBI + CIEDE + PSNR on CUDA.
 run_vmaf_bench() {
-  local dir=$scratch/vmaf-clips; mkdir -p "$dir"
-  median3() {  # median wall time of three runs of a command, in seconds
-    local t=()
-    for _ in 1 2 3; do
-      local a b; a=$(date +%s.%N); "$@" > /dev/null 2>&1 || { echo "failed: $*" >&2; return 1; }; b=$(date +%s.%N)
-      t+=("$(awk -v a="$a" -v b="$b" 'BEGIN {print b - a}')")
-    done
-    printf '%s\n' "${t[@]}" | sort -g | sed -n 2p
-  }
+  local clips=$scratch/vmaf-clips; mkdir -p "$clips"
   echo "| size | run | ms/frame | frames/s |" | tee -a "$out/vmaf.md"
   echo "|---|---|---|---|" | tee -a "$out/vmaf.md"
   for size in 1920x1080 3840x2160; do
-    local w=${size%x*} h=${size#*x} ref=$dir/ref_$size.yuv dist=$dir/dist_$size.yuv
-    "$bin/vq-synth" --scene mixed --size "$size" --frames 20 --ref "$ref.20" --dist "$dist.20" > /dev/null
-    : > "$ref"; : > "$dist"
-    for _ in $(seq 10); do cat "$ref.20" >> "$ref"; cat "$dist.20" >> "$dist"; done
-    local io=(-r "$ref" -d "$dist" -w "$w" -h "$h" -p 420 -b 8 -q) cores; cores=$(nproc)
+    local w=${size%x*} h=${size#*x} ref=$clips/ref_$size.yuv dist=$clips/dist_$size.yuv cores; cores=$(nproc)
+    textured_clips "$clips" "$size"
     local runs=("vmaf cuda|$bin/vq --backend cuda"
                 "vmaf cpu, $cores threads|$bin/vq --backend cpu --threads $cores")
     # The reference CLI beside vq's CPU run at equal threads, when prepare_device.sh carried it.
     [ -x "$bin/vmaf-ref" ] &&
-      runs+=("vmaf reference cpu, $cores threads|$bin/vmaf-ref -m version=vmaf_v0.6.1 --threads $cores --json -o $dir/reference.json")
+      runs+=("vmaf reference cpu, $cores threads|$bin/vmaf-ref -m version=vmaf_v0.6.1 --threads $cores --json -o $clips/reference.json")
     runs+=("vmaf+cambi+ciede+psnr cuda|$bin/vq --backend cuda --feature cambi --feature ciede --feature psnr -m version=vmaf_v0.6.1")
-    for label in "${runs[@]}"; do
-      local name=${label%%|*}; read -r -a command <<< "${label#*|}"
-      local big small; big=$(median3 "${command[@]}" "${io[@]}" --frame_cnt 200) || continue
-      small=$(median3 "${command[@]}" "${io[@]}" --frame_cnt 20) || continue
-      awk -v s="$size" -v n="$name" -v b="$big" -v k="$small" \
-        'BEGIN {m = (b - k) * 1000 / 180; printf "| %s | %s | %.3f | %.0f |\n", s, n, m, 1000 / m}' | tee -a "$out/vmaf.md"
-    done
+    frame_rows vmaf.md "$size" 200 20 "${runs[@]}"
     local big small; big=$(median3 "$bin/vq-read-floor" "$ref" "$dist" "$w" "$h")
     head -c $((w * h * 3 / 2 * 20)) "$ref" > "$ref.s"; head -c $((w * h * 3 / 2 * 20)) "$dist" > "$dist.s"
     small=$(median3 "$bin/vq-read-floor" "$ref.s" "$dist.s" "$w" "$h")
     awk -v s="$size" -v b="$big" -v k="$small" \
       'BEGIN {m = (b - k) * 1000 / 180; printf "| %s | read floor, both inputs | %.3f | %.0f |\n", s, m, 1000 / m}' | tee -a "$out/vmaf.md"
-    VQ_DEBUG_TRANSFERS=1 "$bin/vq" "${io[@]}" --backend cuda --frame_cnt 50 --json -o "$dir/receipt.json" 2>&1 | tee -a "$out/vmaf.md"
-    grep -A6 feature_backends "$dir/receipt.json" | tee -a "$out/vmaf.md"
+    VQ_DEBUG_TRANSFERS=1 "$bin/vq" -r "$ref" -d "$dist" -w "$w" -h "$h" -p 420 -b 8 -q --backend cuda --frame_cnt 50 \
+      --json -o "$clips/receipt.json" 2>&1 | tee -a "$out/vmaf.md"
+    grep -A6 feature_backends "$clips/receipt.json" | tee -a "$out/vmaf.md"
     rm -f "$ref" "$dist" "$ref".* "$dist".*
+  done
+}
+
+# The v1 model and the AOM CTC set end to end on CUDA (200 frames against 20) and by the CPU twin
+# at every core (40 against 20: the CPU takes seconds a 4K frame), with the receipt of each CUDA run.
+run_models_bench() {
+  local clips=$scratch/model-clips; mkdir -p "$clips"
+  echo "| size | run | ms/frame | frames/s |" | tee -a "$out/models.md"
+  echo "|---|---|---|---|" | tee -a "$out/models.md"
+  local cores; cores=$(nproc)
+  for size in 3840x2160 1920x1080; do
+    textured_clips "$clips" "$size"
+    local model=vmaf_v1.0.16_3d0h; [ "$size" = 3840x2160 ] && model=vmaf_v1.0.16_1d5h_2160
+    frame_rows models.md "$size" 200 20 "$model cuda|$bin/vq --backend cuda -m version=$model" \
+      "aom_ctc v7.0 cuda|$bin/vq --backend cuda --aom_ctc v7.0"
+    frame_rows models.md "$size" 40 20 "$model cpu, $cores threads|$bin/vq --threads $cores -m version=$model" \
+      "aom_ctc v7.0 cpu, $cores threads|$bin/vq --threads $cores --aom_ctc v7.0"
+    local w=${size%x*} h=${size#*x}
+    "$bin/vq" -r "$clips/ref_$size.yuv" -d "$clips/dist_$size.yuv" -w "$w" -h "$h" -p 420 -b 8 -q --backend cuda \
+      --aom_ctc v7.0 -m version=$model:name=vmaf_v1 --frame_cnt 5 --json -o "$clips/receipt.json"
+    grep -A14 feature_backends "$clips/receipt.json" | tee -a "$out/models.md"
+    rm -f "$clips"/*
   done
 }
 
@@ -257,9 +298,10 @@ for mode in "${modes[@]}"; do
     memcheck) run_sanitize cli ;;
     bench) run_bench ;;
     vmaf) run_vmaf_bench ;;
+    models) run_models_bench ;;
     ladder) run_ladder_bench ;;
     natural) run_natural_bench ;;
-    *) echo "device_round.sh: unknown mode '$mode' (build, tests, sanitize, bench, vmaf, natural, ladder, memcheck or all)" >&2; exit 2 ;;
+    *) echo "device_round.sh: unknown mode '$mode' (build, tests, sanitize, bench, vmaf, models, natural, ladder, memcheck or all)" >&2; exit 2 ;;
   esac
 done
 if [ ${#failed[@]} -gt 0 ]; then

@@ -40,9 +40,8 @@ void check_compatible(const FrameSource& reference, const FrameSource& distorted
 ScoreTable run_frame_loop(Session& session, FrameSource* reference, FrameSource& distorted,
                           const FrameRange& range, RunObserver& observer) {
     // libvmaf discards skipped frames whatever they hold; an input too short to skip simply ends.
-    if (reference)
-        for (std::size_t i = 0; i < range.skip_reference && reference->skip(); ++i) {}
-    for (std::size_t i = 0; i < range.skip_distorted && distorted.skip(); ++i) {}
+    if (reference) reference->skip_frames(range.skip_reference);
+    distorted.skip_frames(range.skip_distorted);
 
     const auto ended_first = [&](const FrameSource& shorter, const FrameSource& longer,
                                  std::size_t frames) {

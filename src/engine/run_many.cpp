@@ -149,11 +149,9 @@ std::vector<InputOutcome> run_many(const Job& job, const std::vector<DistortedIn
     }
 
     const FrameRange& range = job.frames;
-    if (reference)
-        for (std::size_t i = 0; i < range.skip_reference && reference->skip(); ++i) {}
+    if (reference) reference->skip_frames(range.skip_reference);
     for (InputRun& run : runs)
-        for (std::size_t i = 0; run.running && i < range.skip_distorted && run.source->skip();
-             ++i) {}
+        if (run.running) run.source->skip_frames(range.skip_distorted);
 
     const auto ended_first = [&](const FrameSource& shorter, const FrameSource& longer,
                                  std::size_t frames) {

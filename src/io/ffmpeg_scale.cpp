@@ -97,6 +97,7 @@ public:
     }
 
     bool skip() override { return source_->skip(); }
+    std::size_t skip_frames(std::size_t count) override { return source_->skip_frames(count); }
 
     // The scaled pictures are the ones handed on; the source's are scratch.
     void set_allocator(BufferAllocator allocator) override {

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <exception>
 #include <new>
+#include <optional>
 #include <type_traits>
 #include <utility>
 
@@ -16,6 +17,7 @@ extern "C" {
 }
 
 #include "io/ffmpeg_pixels.hpp"
+#include "io/ffmpeg_seek.hpp"
 #include "io/ffmpeg_util.hpp"
 #include "io/recycling_allocator.hpp"
 #include "io/sample_range.hpp"
@@ -59,22 +61,24 @@ std::int64_t seek_memory(void* opaque, std::int64_t offset, int whence) {
     return base + offset;
 }
 
+// An opened container: the demuxer and, for bytes in memory, the I/O context reading them.
+struct Container {
+    std::unique_ptr<MemoryInput> memory;  // outlives the I/O context reading it
+    IoContextPtr io;                      // outlives the format context using it
+    FormatContextPtr format;
+};
+
 class Decoder final : public FfmpegSource {
 public:
-    Decoder(std::string path, std::unique_ptr<MemoryInput> memory, const DecodeOptions& options)
-        : path_(std::move(path)), memory_(std::move(memory)), allocator_(recycling_allocator()) {
+    Decoder(std::string path, std::optional<std::span<const std::byte>> bytes,
+            const DecodeOptions& options)
+        : path_(std::move(path)), bytes_(bytes), options_(options),
+          allocator_(recycling_allocator()) {
         install_log_handler();
         take_logged_error();  // an earlier input's leftovers explain nothing here
-        open_container();
-        open_decoder(options);
         packet_ = make_packet();
         frame_ = make_frame();
-        // What opening logged (probing other streams, say) is not damage to a frame, unless it
-        // says that the file stops short: the end of the stream then reports it.
-        if (std::string opening = log_.take(); reports_truncation(opening))
-            cut_short_ = std::move(opening);
-        have_frame_ = decode();  // its errors name frame 0
-        if (!have_frame_) fail_open("no frame could be decoded");
+        open();
         std::string why;
         const auto format =
             picture_format(AVPixelFormat(frame_->format), frame_->width, frame_->height, why);
@@ -110,11 +114,75 @@ public:
     // frame read is, so that read_ahead's readers, which read every frame, find what this finds.
     bool skip() override { return next().has_value(); }
 
+    // A long step from the first frame seeks (ffmpeg_seek.hpp) where the codec and the stream's
+    // timestamps allow it; the frames stepped over are then not decoded, nor checked.
+    std::size_t skip_frames(std::size_t count) override {
+        if (count >= seek_from_frames && index_ == 0 && have_frame_ && !failure_ &&
+            one_frame_per_packet(codec_->codec_id) && seek_to(count))
+            return count;
+        return FfmpegSource::skip_frames(count);
+    }
+
     void set_allocator(BufferAllocator allocator) override {
         allocator_ = allocator ? std::move(allocator) : recycling_allocator();
     }
 
 private:
+    // --- seeking -------------------------------------------------------------------------------
+
+    // Makes frame `target` the next frame by seeking to the keyframe before it, from the plan of a
+    // second, demux-only reading of the file. False, with the source back at its first frame,
+    // when the plan cannot be made or a decoded frame does not match it.
+    bool seek_to(std::size_t target) {
+        std::optional<SeekPlan> plan;
+        {
+            Container packets = open_container();
+            plan = plan_seek(*packets.format, stream_index_, target);
+        }
+        // What reading the packets logged is about the whole file: the decoding reports it where
+        // it finds it.
+        if (std::string scanned = log_.take(); reports_truncation(scanned) && cut_short_.empty())
+            cut_short_ = std::move(scanned);
+        take_logged_error();
+        if (!plan) return false;
+        try {
+            if (av_seek_frame(container_.format.get(), stream_index_, plan->seek_timestamp,
+                              AVSEEK_FLAG_BACKWARD) >= 0) {
+                avcodec_flush_buffers(codec_.get());
+                av_frame_unref(frame_.get());
+                have_frame_ = draining_ = false;
+                std::size_t between = 0;
+                while (decode()) {
+                    const std::int64_t pts = frame_->pts;
+                    if (pts == plan->target_pts && between == plan->frames_between) {
+                        index_ = target;
+                        have_frame_ = true;
+                        return true;
+                    }
+                    if (pts == AV_NOPTS_VALUE || pts >= plan->target_pts) break;
+                    if (pts >= plan->keyframe_pts) ++between;
+                    av_frame_unref(frame_.get());
+                }
+            }
+        } catch (const Error&) {
+            // Damage found while decoding up to the target: decoding from the start finds it
+            // again, at its own frame, or it came from the seek itself.
+        }
+        restart();
+        return false;
+    }
+
+    // Back to the state just after opening: the first frame decoded, nothing given out.
+    void restart() {
+        codec_.reset();
+        av_frame_unref(frame_.get());
+        index_ = 0;
+        have_frame_ = draining_ = ended_ = false;
+        take_logged_error();
+        log_.take();
+        open();
+    }
+
     // --- opening -------------------------------------------------------------------------------
 
     [[noreturn]] void fail_open(const std::string& problem, int code = 0) const {
@@ -125,28 +193,42 @@ private:
         throw runtime_error(message);
     }
 
-    void open_container() {
+    // The container, its decoder and its first frame (frame_), from the start of the file.
+    void open() {
+        container_ = open_container();
+        open_decoder();
+        // What opening logged (probing other streams, say) is not damage to a frame, unless it
+        // says that the file stops short: the end of the stream then reports it.
+        if (std::string opening = log_.take(); reports_truncation(opening))
+            cut_short_ = std::move(opening);
+        have_frame_ = decode();  // its errors name frame 0
+        if (!have_frame_) fail_open("no frame could be decoded");
+    }
+
+    Container open_container() {
+        Container container;
         AVFormatContext* context = avformat_alloc_context();
         if (!context) throw std::bad_alloc();
         // From the start: what the demuxer says while reading the header counts too (NUT's
         // missing index, which is all a file cut short may show).
         context->opaque = &log_;
         Dictionary options;
-        if (memory_) {
+        if (bytes_) {
+            container.memory = std::make_unique<MemoryInput>(MemoryInput{*bytes_, 0});
             constexpr int buffer_bytes = 64 * 1024;
             auto* buffer = static_cast<unsigned char*>(av_malloc(buffer_bytes));
             if (!buffer) {
                 avformat_free_context(context);
                 throw std::bad_alloc();
             }
-            io_.reset(avio_alloc_context(buffer, buffer_bytes, 0, memory_.get(), read_memory,
-                                         nullptr, seek_memory));
-            if (!io_) {
+            container.io.reset(avio_alloc_context(buffer, buffer_bytes, 0, container.memory.get(),
+                                                  read_memory, nullptr, seek_memory));
+            if (!container.io) {
                 av_free(buffer);
                 avformat_free_context(context);
                 throw std::bad_alloc();
             }
-            context->pb = io_.get();
+            context->pb = container.io.get();
             context->flags |= AVFMT_FLAG_CUSTOM_IO;
             // Bytes in memory may name no other resource (playlists, concat lists).
             options.set("protocol_whitelist", "none");
@@ -155,21 +237,22 @@ private:
             options.set("protocol_whitelist", "file");
         }
         // The "file:" prefix keeps a path with a colon from being taken for a URL.
-        const std::string url = memory_ ? std::string() : "file:" + path_;
-        const int opened = avformat_open_input(&context, memory_ ? nullptr : url.c_str(), nullptr,
+        const std::string url = bytes_ ? std::string() : "file:" + path_;
+        const int opened = avformat_open_input(&context, bytes_ ? nullptr : url.c_str(), nullptr,
                                                options.address());
         if (opened < 0) {  // avformat_open_input has freed the context
             if (opened == AVERROR(ENOENT) || opened == AVERROR(EACCES) || opened == AVERROR(EISDIR))
                 throw runtime_error(fmt::format("cannot open '{}': {}", path_, error_text(opened)));
             fail_open("not a video file FFmpeg can read", opened);
         }
-        format_context_.reset(context);
+        container.format.reset(context);
         if (const int found = avformat_find_stream_info(context, nullptr); found < 0)
             fail_open("cannot find its streams", found);
+        return container;
     }
 
-    void open_decoder(const DecodeOptions& options) {
-        AVFormatContext* context = format_context_.get();
+    void open_decoder() {
+        AVFormatContext* context = container_.format.get();
         const AVCodec* decoder = nullptr;
         const int best = av_find_best_stream(context, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0);
         if (best == AVERROR_STREAM_NOT_FOUND) fail_open("it has no video stream");
@@ -196,8 +279,8 @@ private:
             fail_open("cannot set up the decoder", copied);
         codec_->pkt_timebase = stream_->time_base;
         codec_->opaque = &log_;
-        codec_->thread_count = int(options.threads);
-        if (options.max_pixels > 0) codec_->max_pixels = options.max_pixels;
+        codec_->thread_count = int(options_.threads);
+        if (options_.max_pixels > 0) codec_->max_pixels = options_.max_pixels;
         codec_->thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE;
         // Checksums, where the codec has them (FFV1's slice CRCs), catch damaged frames.
         codec_->err_recognition |= AV_EF_CRCCHECK;
@@ -206,7 +289,7 @@ private:
     }
 
     void describe_stream() {
-        const AVRational rate = av_guess_frame_rate(format_context_.get(), stream_, nullptr);
+        const AVRational rate = av_guess_frame_rate(container_.format.get(), stream_, nullptr);
         if (rate.num > 0 && rate.den > 0) {
             info_.rate_num = rate.num;
             info_.rate_den = rate.den;
@@ -221,13 +304,13 @@ private:
             double seconds = -1;
             if (stream_->duration > 0)
                 seconds = double(stream_->duration) * av_q2d(stream_->time_base);
-            else if (format_context_->duration > 0)
-                seconds = double(format_context_->duration) / AV_TIME_BASE;
+            else if (container_.format->duration > 0)
+                seconds = double(container_.format->duration) / AV_TIME_BASE;
             if (seconds > 0 && average.num > 0 && average.den > 0)
                 info_.frame_count = std::size_t(std::llround(seconds * av_q2d(average)));
         }
         info_.stream_bit_rate = std::max<long long>(0, stream_->codecpar->bit_rate);
-        info_.container_bit_rate = std::max<long long>(0, format_context_->bit_rate);
+        info_.container_bit_rate = std::max<long long>(0, container_.format->bit_rate);
         const char* profile = avcodec_profile_name(codec_->codec_id, codec_->profile);
         info_.description = fmt::format("{}{}, {}", avcodec_get_name(codec_->codec_id),
                                         profile ? fmt::format(" ({})", profile) : std::string(),
@@ -317,10 +400,10 @@ private:
     // Sends the decoder the next packet of the stream, or the end of the stream.
     void feed() {
         for (;;) {
-            const int read = av_read_frame(format_context_.get(), packet_.get());
+            const int read = av_read_frame(container_.format.get(), packet_.get());
             if (read == AVERROR_EOF) {
-                if (format_context_->pb && format_context_->pb->error < 0)
-                    fail_frame("read error", format_context_->pb->error);
+                if (container_.format->pb && container_.format->pb->error < 0)
+                    fail_frame("read error", container_.format->pb->error);
                 draining_ = true;
                 if (const int sent = avcodec_send_packet(codec_.get(), nullptr); sent < 0)
                     fail_frame("decoding failed", sent);
@@ -353,15 +436,19 @@ private:
             fail_frame("the decoder reports it corrupt (damaged or missing data)");
     }
 
+    // A step of fewer frames decodes them: cheaper than reading the whole file's packets to plan a
+    // seek, and a chunk's context frames are a few frames at most.
+    static constexpr std::size_t seek_from_frames = 48;
+
     std::string path_;
-    LogSink log_;                          // outlives the contexts that log into it
-    std::unique_ptr<MemoryInput> memory_;  // declared first: outlives the I/O context reading it
-    IoContextPtr io_;                      // outlives the format context using it
-    FormatContextPtr format_context_;
+    std::optional<std::span<const std::byte>> bytes_;  // the input, when it is in memory
+    DecodeOptions options_;
+    LogSink log_;           // outlives the contexts that log into it
+    Container container_;
     CodecContextPtr codec_;
     PacketPtr packet_;
     FramePtr frame_;
-    AVStream* stream_ = nullptr;  // owned by format_context_
+    AVStream* stream_ = nullptr;  // owned by container_.format
     int stream_index_ = -1;
     VideoFormat format_;
     int pixel_format_ = AV_PIX_FMT_NONE;
@@ -379,14 +466,13 @@ private:
 }  // namespace
 
 std::unique_ptr<FfmpegSource> open_ffmpeg(const std::string& path, const DecodeOptions& options) {
-    return std::make_unique<Decoder>(path, nullptr, options);
+    return std::make_unique<Decoder>(path, std::nullopt, options);
 }
 
 std::unique_ptr<FfmpegSource> open_ffmpeg_memory(std::span<const std::byte> bytes,
                                                  const std::string& name,
                                                  const DecodeOptions& options) {
-    return std::make_unique<Decoder>(name, std::make_unique<MemoryInput>(MemoryInput{bytes, 0}),
-                                     options);
+    return std::make_unique<Decoder>(name, bytes, options);
 }
 
 }  // namespace vq

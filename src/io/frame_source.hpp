@@ -26,6 +26,14 @@ public:
     // Discards the next frame without keeping it; false at a clean end of file.
     virtual bool skip() = 0;
 
+    // Discards the next `count` frames; returns how many there were (fewer than `count` only at a
+    // clean end of file). A container source may seek over them rather than decode them.
+    virtual std::size_t skip_frames(std::size_t count) {
+        std::size_t skipped = 0;
+        while (skipped < count && skip()) ++skipped;
+        return skipped;
+    }
+
     // Where later frames' memory comes from (pinned staging memory for the CUDA backend). Call
     // before the first next(); the default is ordinary memory, reused once a frame is dropped.
     virtual void set_allocator(BufferAllocator allocator) = 0;

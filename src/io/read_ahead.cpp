@@ -73,6 +73,11 @@ public:
         return take(true).has_value();
     }
 
+    std::size_t skip_frames(std::size_t count) override {
+        if (!started() && !finished_) return source_->skip_frames(count);
+        return FrameSource::skip_frames(count);
+    }
+
     // Every frame that a reader reads must come from this allocator, and afterwards the wrapped
     // source belongs to the readers.
     void set_allocator(BufferAllocator allocator) override {

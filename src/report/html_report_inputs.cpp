@@ -66,9 +66,8 @@ report::ReportInput gather(const HtmlReportInput& input) {
     std::unique_ptr<FrameSource> reference;
     if (with_reference) reference = open_input(job->reference, silent).source;
     // The run's frame 0 is after the skips.
-    for (std::size_t i = 0; i < job->frames.skip_distorted && distorted.source->skip(); ++i) {}
-    for (std::size_t i = 0; reference && i < job->frames.skip_reference && reference->skip(); ++i) {
-    }
+    distorted.source->skip_frames(job->frames.skip_distorted);
+    if (reference) reference->skip_frames(job->frames.skip_reference);
     const std::optional<report::BandingMap> banding = report::BandingMap::of(*job);
     if (const auto column = report::ranking_column(*input.table))
         gathered.worst =

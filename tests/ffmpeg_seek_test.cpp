@@ -1,0 +1,177 @@
+// Seeking to a frame by number in a container (src/io/ffmpeg_seek.*, FfmpegSource::skip_frames):
+// after skip_frames(N) the source gives frame N and every later frame exactly as a full decode
+// does, for codecs with B-frames (pictures decoded out of presentation order), open GOPs and
+// short keyframe intervals; the frames before the keyframe are not decoded at all; a step past
+// the end or a codec the plan cannot trust falls back to decoding.
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "ffmpeg_test_support.hpp"
+#include "io/open_video.hpp"
+#include "vq/error.hpp"
+#include "vq/run.hpp"
+
+namespace vq {
+namespace {
+
+namespace fs = std::filesystem;
+using test::ffmpeg;
+using test::quoted;
+
+constexpr int clip_frames = 90;
+
+// A moving test pattern with noise (so that every frame differs from its neighbours), encoded
+// with `codec_options` into `path`.
+fs::path encoded_clip(const fs::path& path, const std::string& codec_options) {
+    const bool made = ffmpeg(fmt::format(
+        "-f lavfi -i testsrc2=size=96x64:rate=25 -frames:v {} -vf noise=alls=20:allf=t,format=yuv420p "
+        "{} {}",
+        clip_frames, codec_options, quoted(path)));
+    return made ? path : fs::path();
+}
+
+std::vector<Picture> read_from(const fs::path& path, std::size_t first) {
+    auto source = open_video(path.string(), {}).source;
+    EXPECT_EQ(source->skip_frames(first), first);
+    std::vector<Picture> pictures;
+    while (auto picture = source->next()) pictures.push_back(std::move(*picture));
+    return pictures;
+}
+
+bool same(const Picture& a, const Picture& b) {
+    return a.format() == b.format() && std::memcmp(a.data(), b.data(), a.size_bytes()) == 0;
+}
+
+// Every start from frame 48 (the shortest step that seeks) to the last frame gives the full
+// decode's frames from there on.
+void expect_every_start_exact(const fs::path& clip) {
+    ASSERT_FALSE(clip.empty());
+    const std::vector<Picture> all = read_from(clip, 0);
+    ASSERT_EQ(all.size(), std::size_t(clip_frames));
+    for (std::size_t first = 48; first < all.size(); ++first) {
+        const std::vector<Picture> rest = read_from(clip, first);
+        ASSERT_EQ(rest.size(), all.size() - first) << "from frame " << first;
+        for (std::size_t i = 0; i < rest.size(); ++i)
+            ASSERT_TRUE(same(rest[i], all[first + i]))
+                << clip.filename() << ": from frame " << first << ", frame " << first + i
+                << " differs from the full decode's";
+    }
+}
+
+struct Codec {
+    const char* name;
+    const char* encoder;
+    const char* file;
+    const char* options;
+};
+
+class FfmpegSeek : public testing::TestWithParam<Codec> {};
+
+TEST_P(FfmpegSeek, EveryStartEqualsTheFullDecode) {
+    VQ_REQUIRE_FFMPEG();
+    const Codec& codec = GetParam();
+    if (!test::have_encoder(codec.encoder)) GTEST_SKIP() << "ffmpeg lacks " << codec.encoder;
+    expect_every_start_exact(
+        encoded_clip(test::scratch_dir(std::string("ffmpeg_seek_") + codec.name) / codec.file,
+                     codec.options));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Codecs, FfmpegSeek,
+    testing::Values(
+        // B-frames in a pyramid, keyframes every 12 frames and at scene cuts: MP4 (an edit list
+        // shifts its timestamps) and Matroska (timestamps in milliseconds).
+        Codec{"h264_mp4", "libx264", "a.mp4", "-c:v libx264 -g 12 -x264-params bframes=3:b-pyramid=normal"},
+        Codec{"h264_mkv", "libx264", "a.mkv", "-c:v libx264 -g 12 -x264-params bframes=3:b-pyramid=normal"},
+        // HEVC's open GOPs: pictures after a CRA keyframe in decoding order shown before it.
+        Codec{"hevc_open_gop", "libx265", "a.mkv",
+              "-c:v libx265 -x265-params keyint=12:min-keyint=12:open-gop=1:bframes=3:log-level=0"},
+        Codec{"vp9", "libvpx-vp9", "a.webm", "-c:v libvpx-vp9 -g 12 -lag-in-frames 16 -b:v 200k"},
+        Codec{"ffv1", "ffv1", "a.mkv", "-c:v ffv1 -g 5"}),
+    [](const testing::TestParamInfo<Codec>& info) { return std::string(info.param.name); });
+
+// The bytes of packet `index` (decoding order) overwritten with a pattern: the decoder reports
+// that frame damaged.
+fs::path damaged_copy(const fs::path& clip, int index) {
+    const auto probe = test::run_shell(fmt::format(
+        "ffprobe -v error -select_streams v:0 -show_entries packet=pos,size -of csv=p=0 {}",
+        quoted(clip)));
+    EXPECT_EQ(probe.exit_code, 0) << probe.output;
+    std::istringstream lines(probe.output);
+    std::string line;
+    for (int i = 0; i <= index && std::getline(lines, line); ++i) {}
+    const std::size_t comma = line.find(',');
+    const std::size_t size = std::stoul(line.substr(0, comma));
+    const std::size_t position = std::stoul(line.substr(comma + 1));
+    const fs::path damaged = clip.parent_path() / ("damaged" + clip.extension().string());
+    fs::copy_file(clip, damaged, fs::copy_options::overwrite_existing);
+    std::fstream file(damaged, std::ios::in | std::ios::out | std::ios::binary);
+    file.seekp(std::streamoff(position + size / 4));
+    for (std::size_t i = size / 4; i < size; ++i) file.put(char(0x5a ^ i));
+    return damaged;
+}
+
+// Frame 5 damaged: the full decode fails there, and a start after the next keyframes never
+// decodes it, so the seek really skipped the frames before them.
+TEST(FfmpegSeekSkipsDecoding, DamageBeforeTheKeyframeIsNeverDecoded) {
+    VQ_REQUIRE_FFMPEG();
+    if (!test::have_encoder("libx264")) GTEST_SKIP() << "ffmpeg lacks libx264";
+    const fs::path clip = encoded_clip(test::scratch_dir("ffmpeg_seek_damage") / "a.mkv",
+                                       "-c:v libx264 -g 12 -bf 0 -x264-params scenecut=0");
+    ASSERT_FALSE(clip.empty());
+    const fs::path damaged = damaged_copy(clip, 5);
+    EXPECT_THROW(read_from(damaged, 0), Error);
+    const std::vector<Picture> clean = read_from(clip, 0);
+    const std::vector<Picture> rest = read_from(damaged, 60);
+    ASSERT_EQ(rest.size(), clean.size() - 60);
+    for (std::size_t i = 0; i < rest.size(); ++i)
+        EXPECT_TRUE(same(rest[i], clean[60 + i])) << "frame " << 60 + i;
+}
+
+TEST(FfmpegSeekFallsBack, AStepPastTheEndDecodesToTheEnd) {
+    VQ_REQUIRE_FFMPEG();
+    if (!test::have_encoder("libx264")) GTEST_SKIP() << "ffmpeg lacks libx264";
+    const fs::path clip =
+        encoded_clip(test::scratch_dir("ffmpeg_seek_past_end") / "a.mp4", "-c:v libx264 -g 12");
+    ASSERT_FALSE(clip.empty());
+    auto source = open_video(clip.string(), {}).source;
+    EXPECT_EQ(source->skip_frames(1000), std::size_t(clip_frames));
+    EXPECT_FALSE(source->next());
+}
+
+// A chunk of an MP4 title, scored by run_chunk with its seek, equals the whole run's frames.
+TEST(FfmpegSeekChunk, AChunkOfAnMp4EqualsTheWholeRunsFrames) {
+    VQ_REQUIRE_FFMPEG();
+    if (!test::have_encoder("libx264")) GTEST_SKIP() << "ffmpeg lacks libx264";
+    const fs::path dir = test::scratch_dir("ffmpeg_seek_chunk");
+    const fs::path reference = encoded_clip(dir / "ref.mp4", "-c:v libx264 -g 12 -bf 3 -crf 10");
+    const fs::path distorted = encoded_clip(dir / "dist.mkv", "-c:v libx264 -g 15 -bf 2 -crf 35");
+    ASSERT_FALSE(reference.empty() || distorted.empty());
+    Job job;
+    job.reference.path = reference.string();
+    job.distorted.path = distorted.string();
+    job.features.push_back({"psnr"});
+    job.features.push_back({"motion"});
+    RunObserver quiet;
+    const ScoreTable whole = run(job, quiet);
+    ASSERT_EQ(whole.frame_count(), std::size_t(clip_frames));
+    const ScoreTable chunk = run_chunk(job, 61, 20, quiet);
+    ASSERT_EQ(chunk.frame_count(), 20u);
+    ASSERT_EQ(chunk.column_count(), whole.column_count());
+    for (std::size_t c = 0; c < whole.column_count(); ++c)
+        for (std::size_t i = 0; i < 20; ++i) {
+            const auto want = whole.value(c, 61 + i), got = chunk.value(c, i);
+            ASSERT_EQ(want.has_value(), got.has_value());
+            if (want) EXPECT_EQ(std::memcmp(&*want, &*got, sizeof(double)), 0)
+                          << whole.name(c) << " at frame " << 61 + i;
+        }
+}
+
+}  // namespace
+}  // namespace vq

@@ -2,10 +2,11 @@
 // after skip_frames(N) the source gives frame N and every later frame exactly as a full decode
 // does, for codecs with B-frames (pictures decoded out of presentation order), open GOPs and
 // short keyframe intervals; the frames before the keyframe are not decoded at all; a step past
-// the end or a codec the plan cannot trust falls back to decoding.
+// the end counts the frames by seeking to the last one; a step shorter than 48 frames decodes.
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <ostream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -71,6 +72,8 @@ struct Codec {
     const char* options;
 };
 
+void PrintTo(const Codec& codec, std::ostream* out) { *out << codec.name << ": " << codec.options; }
+
 class FfmpegSeek : public testing::TestWithParam<Codec> {};
 
 TEST_P(FfmpegSeek, EveryStartEqualsTheFullDecode) {
@@ -134,14 +137,22 @@ TEST(FfmpegSeekSkipsDecoding, DamageBeforeTheKeyframeIsNeverDecoded) {
         EXPECT_TRUE(same(rest[i], clean[60 + i])) << "frame " << 60 + i;
 }
 
-TEST(FfmpegSeekFallsBack, AStepPastTheEndDecodesToTheEnd) {
+TEST(FfmpegSeekPastTheEnd, CountsTheFramesAndEndsTheStream) {
     VQ_REQUIRE_FFMPEG();
     if (!test::have_encoder("libx264")) GTEST_SKIP() << "ffmpeg lacks libx264";
     const fs::path clip =
         encoded_clip(test::scratch_dir("ffmpeg_seek_past_end") / "a.mp4", "-c:v libx264 -g 12");
     ASSERT_FALSE(clip.empty());
+    for (const std::size_t step : {std::size_t(clip_frames), std::size_t(1000)}) {
+        auto source = open_video(clip.string(), {}).source;
+        EXPECT_EQ(source->skip_frames(step), std::size_t(clip_frames)) << step;
+        EXPECT_FALSE(source->next());
+    }
     auto source = open_video(clip.string(), {}).source;
-    EXPECT_EQ(source->skip_frames(1000), std::size_t(clip_frames));
+    EXPECT_EQ(source->skip_frames(clip_frames - 1), std::size_t(clip_frames - 1));
+    const auto last = source->next();
+    ASSERT_TRUE(last);
+    EXPECT_TRUE(same(*last, read_from(clip, 0).back()));
     EXPECT_FALSE(source->next());
 }
 
@@ -161,6 +172,7 @@ TEST(FfmpegSeekChunk, AChunkOfAnMp4EqualsTheWholeRunsFrames) {
     RunObserver quiet;
     const ScoreTable whole = run(job, quiet);
     ASSERT_EQ(whole.frame_count(), std::size_t(clip_frames));
+    EXPECT_EQ(count_frames(job), std::size_t(clip_frames));
     const ScoreTable chunk = run_chunk(job, 61, 20, quiet);
     ASSERT_EQ(chunk.frame_count(), 20u);
     ASSERT_EQ(chunk.column_count(), whole.column_count());

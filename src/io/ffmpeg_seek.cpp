@@ -57,7 +57,8 @@ std::optional<std::vector<PacketTimes>> read_packet_times(AVFormatContext& conta
 std::optional<SeekPlan> plan_seek(AVFormatContext& container, int stream_index,
                                   std::size_t target) {
     const auto packets = read_packet_times(container, stream_index);
-    if (!packets || target >= packets->size()) return std::nullopt;
+    if (!packets || packets->empty()) return std::nullopt;
+    target = std::min(target, packets->size() - 1);
     std::vector<std::int64_t> presentation;
     presentation.reserve(packets->size());
     for (const PacketTimes& packet : *packets) presentation.push_back(packet.pts);
@@ -77,7 +78,7 @@ std::optional<SeekPlan> plan_seek(AVFormatContext& container, int stream_index,
         std::lower_bound(presentation.begin(), presentation.end(), keyframe->pts);
     const std::int64_t seek_timestamp =
         keyframe->dts == AV_NOPTS_VALUE ? keyframe->pts : std::min(keyframe->pts, keyframe->dts);
-    return SeekPlan{seek_timestamp, keyframe->pts, target_pts,
+    return SeekPlan{target, seek_timestamp, keyframe->pts, target_pts,
                     std::size_t(presentation.begin() + std::ptrdiff_t(target) - first_kept)};
 }
 

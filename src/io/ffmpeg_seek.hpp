@@ -22,6 +22,7 @@ namespace vq::ffmpeg {
 // drop the frames presented before `keyframe_pts`, and the target is the frame with
 // `target_pts`, after exactly `frames_between` frames with keyframe_pts <= pts < target_pts.
 struct SeekPlan {
+    std::size_t target = 0;
     std::int64_t seek_timestamp = 0;
     std::int64_t keyframe_pts = 0;
     std::int64_t target_pts = 0;
@@ -33,9 +34,9 @@ struct SeekPlan {
 bool one_frame_per_packet(AVCodecID codec);
 
 // Reads every packet of stream `stream_index` of a freshly opened `container` (demuxing only)
-// and plans the way to frame `target`; nullopt when the timestamps cannot place it: a packet
-// without a presentation timestamp or marked corrupt, two frames with one timestamp, a read
-// error, no keyframe before the target, or fewer frames than target + 1.
+// and plans the way to frame `target`, or to the last frame when the stream has no more; nullopt
+// when the timestamps cannot place it: a packet without a presentation timestamp or marked
+// corrupt, two frames with one timestamp, a read error, no packet, or no keyframe before it.
 std::optional<SeekPlan> plan_seek(AVFormatContext& container, int stream_index, std::size_t target);
 
 }  // namespace vq::ffmpeg

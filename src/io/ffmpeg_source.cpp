@@ -115,11 +115,14 @@ public:
     bool skip() override { return next().has_value(); }
 
     // A long step from the first frame seeks (ffmpeg_seek.hpp) where the codec and the stream's
-    // timestamps allow it; the frames stepped over are then not decoded, nor checked.
+    // timestamps allow it; the frames stepped over are then not decoded, nor checked. A step past
+    // the end seeks to the last frame and steps over it: counting a long title's frames reads its
+    // packets, not its pictures.
     std::size_t skip_frames(std::size_t count) override {
         if (count >= seek_from_frames && index_ == 0 && have_frame_ && !failure_ &&
-            one_frame_per_packet(codec_->codec_id) && seek_to(count))
-            return count;
+            one_frame_per_packet(codec_->codec_id))
+            if (const std::optional<std::size_t> reached = seek_toward(count))
+                return *reached == count ? count : *reached + (skip() ? 1 : 0);
         return FfmpegSource::skip_frames(count);
     }
 
@@ -130,10 +133,11 @@ public:
 private:
     // --- seeking -------------------------------------------------------------------------------
 
-    // Makes frame `target` the next frame by seeking to the keyframe before it, from the plan of a
-    // second, demux-only reading of the file. False, with the source back at its first frame,
-    // when the plan cannot be made or a decoded frame does not match it.
-    bool seek_to(std::size_t target) {
+    // Makes frame `target`, or the last frame if there are fewer, the next frame by seeking to the
+    // keyframe before it, from the plan of a second, demux-only reading of the file; returns the
+    // frame's index. Nullopt, with the source back at its first frame, when the plan cannot be
+    // made or a decoded frame does not match it.
+    std::optional<std::size_t> seek_toward(std::size_t target) {
         std::optional<SeekPlan> plan;
         {
             Container packets = open_container();
@@ -144,7 +148,7 @@ private:
         if (std::string scanned = log_.take(); reports_truncation(scanned) && cut_short_.empty())
             cut_short_ = std::move(scanned);
         take_logged_error();
-        if (!plan) return false;
+        if (!plan) return std::nullopt;
         try {
             if (av_seek_frame(container_.format.get(), stream_index_, plan->seek_timestamp,
                               AVSEEK_FLAG_BACKWARD) >= 0) {
@@ -155,9 +159,9 @@ private:
                 while (decode()) {
                     const std::int64_t pts = frame_->pts;
                     if (pts == plan->target_pts && between == plan->frames_between) {
-                        index_ = target;
+                        index_ = plan->target;
                         have_frame_ = true;
-                        return true;
+                        return plan->target;
                     }
                     if (pts == AV_NOPTS_VALUE || pts >= plan->target_pts) break;
                     if (pts >= plan->keyframe_pts) ++between;
@@ -169,7 +173,7 @@ private:
             // again, at its own frame, or it came from the seek itself.
         }
         restart();
-        return false;
+        return std::nullopt;
     }
 
     // Back to the state just after opening: the first frame decoded, nothing given out.

@@ -150,7 +150,7 @@ VQ_KERNEL_INLINE Log2Parts log2_parts(F64 v) {
 
 // Adds (sign +1) or subtracts (sign -1) table[index] of the lanes of `mask` to `sum`. The entries
 // are loaded one by one at both widths: that measured faster than the gathers on the CPUs tried
-// (the AVX-512 gather of eight entries cost VIF a quarter of its time on AMD Zen 4).
+// (the AVX-512 gather of eight entries cost VIF a quarter of its time on an AMD Zen 5).
 VQ_KERNEL_INLINE void add_entries(const std::uint16_t* table, I64 index, I64 mask, int sign,
                                   std::int64_t& sum) {
     // Lanes out of the mask read the spare entry past the end, which is zero.

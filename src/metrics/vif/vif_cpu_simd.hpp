@@ -1,7 +1,7 @@
 // The vector variant of VIF's statistics and decimation, written once with GCC vector
 // extensions (lane-wise integer and IEEE double arithmetic, -ffp-contract=off keeps it unfused)
 // plus the instructions they lack or GCC 12 lowers poorly: widening loads, the 32x32->64
-// multiply, the 16-bit multiply-add, truncation and table gathers.
+// multiply, the 16-bit multiply-add and truncation.
 //
 // INCLUDED ONCE PER INSTRUCTION SET, inside a namespace, through vif_cpu_variant.hpp: deliberately
 // no include guard. VQ_SIMD_BITS selects the width: 256 (AVX2) or 512 (AVX-512). The includer
@@ -24,6 +24,7 @@ using I32 = std::int32_t __attribute__((vector_size(VQ_SIMD_BITS / 8)));
 using U64 = std::uint64_t __attribute__((vector_size(VQ_SIMD_BITS / 8)));
 using I64 = std::int64_t __attribute__((vector_size(VQ_SIMD_BITS / 8)));
 using F64 = double __attribute__((vector_size(VQ_SIMD_BITS / 8)));
+using I16 = std::int16_t __attribute__((vector_size(VQ_SIMD_BITS / 8)));
 using HalfI32 = std::int32_t __attribute__((vector_size(VQ_SIMD_BITS / 16)));
 
 #if VQ_SIMD_BITS == 256
@@ -76,6 +77,16 @@ VQ_KERNEL_INLINE U64 multiply_low_halves(U64 a, U64 b) {
     return (U64)_mm256_mul_epu32((__m256i)a, (__m256i)b);
 #else
     return (U64)_mm512_mul_epu32((__m512i)a, (__m512i)b);
+#endif
+}
+
+// Per 32-bit lane: low16(samples) * low16(pairs) + high16(samples) * high16(pairs), the halves
+// read as int16.
+VQ_KERNEL_INLINE I32 multiply_add_pairs(I32 samples, I32 pairs) {
+#if VQ_SIMD_BITS == 256
+    return (I32)_mm256_madd_epi16((__m256i)samples, (__m256i)pairs);
+#else
+    return (I32)_mm512_madd_epi16((__m512i)samples, (__m512i)pairs);
 #endif
 }
 
@@ -137,31 +148,18 @@ VQ_KERNEL_INLINE Log2Parts log2_parts(F64 v) {
     return {((bits >> 37) & 0x7fff) + 1, 2048 * (exponent - 15)};
 }
 
-// The log2 table's part of a sum of L(v) over lanes.
-struct TableSum {
-    I64 lanes{};
-    std::int64_t scalar = 0;
-};
-
-// Adds (sign +1) or subtracts (sign -1) table[index] of the lanes of `mask` to the sum. AVX2
-// loads the entries one by one, which measured faster there than its gather; AVX-512 gathers.
+// Adds (sign +1) or subtracts (sign -1) table[index] of the lanes of `mask` to `sum`. The entries
+// are loaded one by one at both widths: that measured faster than the gathers on the CPUs tried
+// (the AVX-512 gather of eight entries cost VIF a quarter of its time on an AMD Zen 5).
 VQ_KERNEL_INLINE void add_entries(const std::uint16_t* table, I64 index, I64 mask, int sign,
-                                  TableSum& sum) {
-#if VQ_SIMD_BITS == 256
+                                  std::int64_t& sum) {
     // Lanes out of the mask read the spare entry past the end, which is zero.
     const I64 masked = mask ? index : I64{} + log2_table_size;
     std::int64_t indices[lanes / 2];
     std::memcpy(indices, &masked, sizeof indices);
     std::int64_t entries = 0;
     for (int l = 0; l < lanes / 2; ++l) entries += table[indices[l]];
-    sum.scalar += sign * entries;
-#else
-    // Reads 32 bits per index and keeps the low 16: index < log2_table_size, and the table has
-    // one spare entry at the end for this.
-    const HalfI32 words = (HalfI32)_mm512_i64gather_epi32((__m512i)index, table, 2);
-    const I64 entries = mask ? to_int64(words & 0xffff) : I64{};
-    sum.lanes = sign > 0 ? sum.lanes + entries : sum.lanes - entries;
-#endif
+    sum += sign * entries;
 }
 
 // The test hook of Kernels::fixed_log2: L(v) one value at a time, through add_entries().
@@ -171,9 +169,9 @@ void fixed_log2_of(const double* values, std::int64_t* out, std::size_t count) {
     first_lane[0] = -1;
     for (std::size_t i = 0; i < count; ++i) {
         const Log2Parts parts = log2_parts(F64{} + values[i]);
-        TableSum sum;
-        add_entries(table, parts.index, first_lane, 1, sum);
-        out[i] = parts.dropped[0] + sum.lanes[0] + sum.scalar;
+        std::int64_t entry = 0;
+        add_entries(table, parts.index, first_lane, 1, entry);
+        out[i] = parts.dropped[0] + entry;
     }
 }
 
@@ -188,7 +186,7 @@ VQ_KERNEL_INLINE bool any(I64 mask) {
 // Per-lane partial sums of one scale's accumulators.
 struct LaneSums {
     I64 num_log{}, den_log{}, num_non_log{}, den_non_log{};
-    TableSum num_table, den_table;  // the log2 table's part of num_log, den_log
+    std::int64_t num_table = 0, den_table = 0;  // the log2 table's part of num_log, den_log
 };
 
 // Spec §2.6 for lanes/2 pixels at once, lane for lane the plain accumulate_pixel().
@@ -273,32 +271,74 @@ struct StreamRow {
     std::vector<std::uint16_t> values;
 };
 
-// Vertical pass of 8-bit samples at `lanes` columns from `column` (spec §2.4, scale 0, 8 bits).
+// A kernel's taps in pairs for the signed 16x16->32 multiply-add, which sums two taps per lane.
+// In the horizontal filter one load of 2*lanes samples feeds both the even outputs (taps 2t,
+// 2t+1) and the odd ones (taps 2t-1, 2t); the 8-bit vertical pass reads the even pairs.
+// Coefficients must be below 32768: scale 3's centre tap (43728) is not, so that scale filters
+// with the halved kernel (every tap of it is even) and doubles the sum.
+struct TapPairs {
+    template <int Radius>
+    static TapPairs of(const std::uint16_t* f) {
+        const int halving = f[Radius] >= 32768 ? 1 : 0;
+        auto tap = [&](int k) {
+            return k < 0 || k > 2 * Radius ? 0u : std::uint32_t(f[k] >> halving);
+        };
+        TapPairs pairs{};
+        pairs.halving = halving;
+        for (int t = 0; t <= Radius; ++t) {
+            pairs.even[t] = I32{} + std::int32_t(tap(2 * t) | tap(2 * t + 1) << 16);
+            pairs.odd[t] = I32{} + std::int32_t(tap(2 * t - 1) | tap(2 * t) << 16);
+        }
+        return pairs;
+    }
+
+    I32 even[max_taps / 2 + 1];
+    I32 odd[max_taps / 2 + 1];
+    int halving;
+};
+
+// Vertical pass of 8-bit samples at `lanes` columns from `column` (spec §2.4, scale 0). Two taps
+// per 16-bit multiply-add: rows 2t and 2t+1 share each 32-bit lane, as pairs.even[t] pairs their
+// taps (doubled back at the end where pairs.halving halved them). The
+// squares and products are taken of the samples minus 128 (each of them fits int16) and moved
+// back at the end: with the kernel summing to 2^16, sum F*x*x = sum F*(x-128)^2 + 256*a1 - 2^30
+// and sum F*x*y = sum F*(x-128)*(y-128) + 128*(a1 + a2) - 2^30, exact in wrapping uint32 lanes as
+// every true sum is below 2^32.
 template <int Radius>
 VQ_KERNEL_INLINE void vertical_block(const std::uint8_t* const* ref_rows,
-                                     const std::uint8_t* const* dist_rows, const std::uint16_t* f,
-                                     int /*bits*/, int column, StreamRow& out) {
-    U32 a1{}, a2{}, axx{}, ayy{}, axy{};
-    for (int k = 0; k <= 2 * Radius; ++k) {
-        const U32 x = load_widened(ref_rows[k] + column);
-        const U32 y = load_widened(dist_rows[k] + column);
-        const std::uint32_t c = f[k];
-        const U32 fx = x * c, fy = y * c;
-        a1 += fx;
-        a2 += fy;
-        axx += fx * x;
-        ayy += fy * y;
-        axy += fx * y;
+                                     const std::uint8_t* const* dist_rows, const TapPairs& pairs,
+                                     const std::uint16_t* /*f*/, int /*bits*/, int column,
+                                     StreamRow& out) {
+    I32 a1{}, a2{}, sxx{}, syy{}, sxy{};
+    for (int t = 0; t <= Radius; ++t) {
+        U32 x = load_widened(ref_rows[2 * t] + column);
+        U32 y = load_widened(dist_rows[2 * t] + column);
+        if (2 * t < 2 * Radius) {  // the last tap has no partner: its pair's high tap is 0
+            x |= load_widened(ref_rows[2 * t + 1] + column) << 16;
+            y |= load_widened(dist_rows[2 * t + 1] + column) << 16;
+        }
+        const I16 x_centred = (I16)x - 128, y_centred = (I16)y - 128;
+        a1 += multiply_add_pairs((I32)x, pairs.even[t]);
+        a2 += multiply_add_pairs((I32)y, pairs.even[t]);
+        sxx += multiply_add_pairs((I32)(x_centred * x_centred), pairs.even[t]);
+        syy += multiply_add_pairs((I32)(y_centred * y_centred), pairs.even[t]);
+        sxy += multiply_add_pairs((I32)(x_centred * y_centred), pairs.even[t]);
     }
-    out.store(column, (a1 + 128) >> 8, (a2 + 128) >> 8, axx, ayy, axy);
+    const int halving = pairs.halving;
+    const U32 m1 = (U32)a1 << halving, m2 = (U32)a2 << halving;
+    const std::uint32_t offset = 1u << 30;
+    out.store(column, (m1 + 128) >> 8, (m2 + 128) >> 8, ((U32)sxx << halving) + (m1 << 8) - offset,
+              ((U32)syy << halving) + (m2 << 8) - offset,
+              ((U32)sxy << halving) + ((m1 + m2) << 7) - offset);
 }
 
 // Vertical pass of uint16 samples (9..16 bits at scale 0, every scale above): square sums in
 // 64-bit lanes, kept as even and odd lanes.
 template <int Radius>
 VQ_KERNEL_INLINE void vertical_block(const std::uint16_t* const* ref_rows,
-                                     const std::uint16_t* const* dist_rows, const std::uint16_t* f,
-                                     int bits, int column, StreamRow& out) {
+                                     const std::uint16_t* const* dist_rows,
+                                     const TapPairs& /*pairs*/, const std::uint16_t* f, int bits,
+                                     int column, StreamRow& out) {
     U32 a1{}, a2{};
     EvenOdd axx{}, ayy{}, axy{};
     for (int k = 0; k <= 2 * Radius; ++k) {
@@ -326,39 +366,6 @@ VQ_KERNEL_INLINE void vertical_block(const std::uint16_t* const* ref_rows,
     };
     out.store(column, (a1 + mean_round) >> bits, (a2 + mean_round) >> bits, rounded(axx),
               rounded(ayy), rounded(axy));
-}
-
-// The horizontal filter with the signed 16x16->32 multiply-add, which sums two taps per lane:
-// one load of 2*lanes samples feeds both the even outputs (taps 2t, 2t+1) and the odd ones (taps
-// 2t-1, 2t). Coefficients must be below 32768: scale 3's centre tap (43728) is not, so that
-// scale filters with the halved kernel (every tap of it is even) and doubles the sum.
-struct TapPairs {
-    template <int Radius>
-    static TapPairs of(const std::uint16_t* f) {
-        const int halving = f[Radius] >= 32768 ? 1 : 0;
-        auto tap = [&](int k) {
-            return k < 0 || k > 2 * Radius ? 0u : std::uint32_t(f[k] >> halving);
-        };
-        TapPairs pairs{};
-        pairs.halving = halving;
-        for (int t = 0; t <= Radius; ++t) {
-            pairs.even[t] = I32{} + std::int32_t(tap(2 * t) | tap(2 * t + 1) << 16);
-            pairs.odd[t] = I32{} + std::int32_t(tap(2 * t - 1) | tap(2 * t) << 16);
-        }
-        return pairs;
-    }
-
-    I32 even[max_taps / 2 + 1];
-    I32 odd[max_taps / 2 + 1];
-    int halving;
-};
-
-VQ_KERNEL_INLINE I32 multiply_add_pairs(I32 samples, I32 pairs) {
-#if VQ_SIMD_BITS == 256
-    return (I32)_mm256_madd_epi16((__m256i)samples, (__m256i)pairs);
-#else
-    return (I32)_mm512_madd_epi16((__m512i)samples, (__m512i)pairs);
-#endif
 }
 
 // sum_k F[k] * v[c - Radius + k] for the 2*lanes columns c from `column0`: even columns, odd
@@ -427,7 +434,7 @@ ScaleSums statistics(const PlaneView<Sample>& ref, const PlaneView<Sample>& dist
         }
         int j = 0;
         for (; j + lanes <= width; j += lanes)
-            vertical_block<Radius>(ref_rows, dist_rows, f, bits, j, row);
+            vertical_block<Radius>(ref_rows, dist_rows, pairs, f, bits, j, row);
         for (; j < width; ++j)  // the last few columns: a vector would read past the row
             row.store(j, round_vertical(vertical_sums(ref_rows, dist_rows, filter_s, j), bits));
         row.mirror_edges();
@@ -437,7 +444,10 @@ ScaleSums statistics(const PlaneView<Sample>& ref, const PlaneView<Sample>& dist
             EvenOddSums filtered[StreamRow::count];
             for (int stream = 0; stream < StreamRow::count; ++stream)
                 filtered[stream] = horizontal_filter<Radius>(row.at(stream, j), pairs);
-            auto moments_of = [&](U32 EvenOddSums::*half, I32 inside) {
+            // Inlined, so that the lane sums stay in registers: out of line, GCC kept them in
+            // memory, every update waiting on the last one's store.
+            auto moments_of = [&](U32 EvenOddSums::*half, I32 inside)
+                __attribute__((always_inline)) {
                 accumulate_lanes(filtered[StreamRow::m1].*half, filtered[StreamRow::m2].*half,
                                  square_moment(filtered[StreamRow::xx_high].*half,
                                                filtered[StreamRow::xx_low].*half),
@@ -450,11 +460,11 @@ ScaleSums statistics(const PlaneView<Sample>& ref, const PlaneView<Sample>& dist
             moments_of(&EvenOddSums::even, 2 * lane_index < width - j);
             moments_of(&EvenOddSums::odd, 2 * lane_index + 1 < width - j);
         }
-        sums.num_log += lane_sums.num_table.scalar;
-        sums.den_log += lane_sums.den_table.scalar;
+        sums.num_log += lane_sums.num_table;
+        sums.den_log += lane_sums.den_table;
         for (int l = 0; l < lanes / 2; ++l) {
-            sums.num_log += lane_sums.num_log[l] + lane_sums.num_table.lanes[l];
-            sums.den_log += lane_sums.den_log[l] + lane_sums.den_table.lanes[l];
+            sums.num_log += lane_sums.num_log[l];
+            sums.den_log += lane_sums.den_log[l];
             sums.num_non_log += lane_sums.num_non_log[l];
             sums.den_non_log += lane_sums.den_non_log[l];
         }

@@ -22,7 +22,7 @@ struct Filter {
 const Filter& filter(int scale);
 
 // T[i] for i in [32767, 65535] (spec §2.5), indexed by i - log2_table_first, plus one zero entry
-// past the end so that a vector gather may read 32 bits at the last index.
+// past the end: the entry that vector lanes outside their mask read.
 inline constexpr int log2_table_first = 32767;
 inline constexpr int log2_table_size = 65536 - log2_table_first;
 std::span<const std::uint16_t> log2_table();

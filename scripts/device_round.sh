@@ -4,7 +4,7 @@
 # libraries that machine lacks, ../shared's fixtures and goldens). Logs go to $OUT.
 #
 #   device tool: run  command "bash scripts/device_round.sh all"  carry [".device"]
-#   scripts/device_round.sh [build] [tests] [sanitize] [bench] [vmaf] [models] [natural] [ladder] [memcheck] | all
+#   scripts/device_round.sh [build] [tests] [sanitize] [bench] [vmaf] [models] [natural] [ladder] [profile] [memcheck] | all
 #                                                                            (default: all)
 #
 #   build     builds build-cuda THERE on every core from what prepare_device.sh --build-there
@@ -26,6 +26,9 @@
 #             models, 1080p and 4K, 1, 2 and every thread
 #   ladder    one reference against six distorted inputs on CUDA: one run with six -d against six
 #             separate runs (whole process, median of 3) and their outputs compared, 1080p and 4K
+#   profile   where the time goes: Nsight Systems' kernel table of the GPU twins at 4K (those over
+#             their issue-20 aims) and the CPU's v1 4K model on natural clips at 4, 8 and every
+#             thread beside the reference CLI
 # Every step runs; exits non-zero if any failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -275,6 +278,23 @@ run_natural_bench() {
   step natural-4k natural.md "${bench[@]}" --metrics "vmaf vmaf_v1_4k" --sizes 3840x2160 --frames 24
 }
 
+run_profile() {
+  local nsys; nsys=$(command -v nsys || ls /usr/local/cuda/bin/nsys /opt/nvidia/nsight-systems/*/bin/nsys 2> /dev/null | head -1)
+  if [ -n "$nsys" ]; then
+    step nsys-twins profile.log "$nsys" profile --stats=true --force-overwrite=true -o "$scratch/twins" \
+      "$bin/vq_bench" --benchmark_filter='GpuFeature/(float_ssim|float_ms_ssim|psnr_hvs|speed_chroma|speed_temporal)/4K'
+  else
+    echo "no nsys on this machine" | tee -a "$out/profile.log"
+  fi
+  local clips=$scratch/natural; mkdir -p "$clips"
+  for packed in .device/bench/*3840x2160.seed.y4m.xz; do
+    xz -dc "$packed" > "$clips/$(basename "$packed" .xz)"
+  done
+  step natural-4k-threads profile.md env VQ=$bin/vq VQ_SYNTH=$bin/vq-synth VQ_BENCH_DIR=$clips \
+    scripts/bench_cli.sh --content natural --runs 3 --long 15 --reference "$bin/vmaf-ref" \
+    --threads "4 8 $(nproc)" --metrics vmaf_v1_4k --sizes 3840x2160 --frames 96 --small 24
+}
+
 # The build on the GPU machine: Debian's build dependencies from .device/sysroot, the image's
 # gcc, nvcc, CMake and ninja; FFmpeg and the benchmarks' library are off.
 run_build() {
@@ -301,7 +321,8 @@ for mode in "${modes[@]}"; do
     models) run_models_bench ;;
     ladder) run_ladder_bench ;;
     natural) run_natural_bench ;;
-    *) echo "device_round.sh: unknown mode '$mode' (build, tests, sanitize, bench, vmaf, models, natural, ladder, memcheck or all)" >&2; exit 2 ;;
+    profile) run_profile ;;
+    *) echo "device_round.sh: unknown mode '$mode' (build, tests, sanitize, bench, vmaf, models, natural, ladder, profile, memcheck or all)" >&2; exit 2 ;;
   esac
 done
 if [ ${#failed[@]} -gt 0 ]; then

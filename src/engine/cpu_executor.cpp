@@ -125,9 +125,11 @@ public:
           shared_reference_(std::move(shared_reference)),
           layout_(BlockLayout::of(features_)),
           threads_(worker_count(threads)),
-          // A frame per worker and one queued: each frame in flight holds its pictures, and the
-          // queued one keeps a worker busy while the oldest, which may finish last, is committed.
-          slots_(std::size_t(threads_) + 1),
+          // A frame per worker: each frame in flight holds its pictures. The frames the readers
+          // keep ready (read_ahead_plan) are the queue: when the oldest frame is committed, the
+          // next is submitted at once. A further slot measured no faster (1080p VMAF, 2 threads)
+          // and cost a frame pair of memory.
+          slots_(std::size_t(threads_)),
           pool_(threads_) {
         for (auto& slot : slots_) slot.area.resize(layout_.total);
     }

@@ -46,7 +46,7 @@ struct Arguments {
     bool demo = false;
     bool version = false;
     bool help = false;
-    std::string help_text;
+    std::string help_text;  // formatted only with --help
 
     bool raw_input() const { return width || height || !pixel_format.empty() || bit_depth; }
 };

@@ -122,6 +122,33 @@ TEST(RunMany, SharedReferenceSideKeepsEveryTemporalVariantExact) {
     }
 }
 
+// CAMBI's reference score (full_ref) is computed once per frame for every input; the distorted
+// score, each input's own.
+TEST(RunMany, SharedCambiReferenceScoreKeepsEveryInputExact) {
+    const fs::path dir = test::scratch_dir("run_many_shared_cambi");
+    const VideoFormat wide{256, 144, 8, ChromaFormat::yuv420};  // CAMBI's smallest side is 216
+    const fs::path reference =
+        test::write_synthetic_y4m(dir / "ref.y4m", wide, SyntheticScene::banded_gradient, false, 5);
+    const std::vector<fs::path> distorted = {
+        test::write_synthetic_y4m(dir / "a.y4m", wide, SyntheticScene::banded_gradient, true, 5),
+        test::write_synthetic_y4m(dir / "short.y4m", wide, SyntheticScene::mixed, true, 3),
+        test::write_synthetic_y4m(dir / "b.y4m", wide, SyntheticScene::textured, true, 5)};
+    Job job;
+    job.reference.path = reference.string();
+    job.features = {{"cambi=full_ref=true"}, {"psnr"}};
+    job.session.threads = 3;
+    std::vector<DistortedInput> inputs;
+    for (const fs::path& path : distorted) inputs.push_back(input_of(path));
+    RunObserver quiet;
+    const std::vector<InputOutcome> outcomes = run_many(job, inputs, quiet);
+    for (std::size_t i = 0; i < distorted.size(); ++i) {
+        ASSERT_TRUE(outcomes[i].scores) << outcomes[i].error->what();
+        Job own = job;
+        own.distorted.path = distorted[i].string();
+        expect_same_scores(*outcomes[i].scores, run(own, quiet), distorted[i].string());
+    }
+}
+
 TEST(RunMany, AFailingInputFailsAlone) {
     const fs::path dir = test::scratch_dir("run_many_failing");
     const fs::path reference =
@@ -172,7 +199,9 @@ TEST(RunMany, ProgressFollowsEveryInput) {
         EXPECT_LE(states[0].frames, frames) << "frames scored, at most those handed over";
         EXPECT_EQ(states[1].state, State::failed);
         EXPECT_EQ(states[2].state, frames <= 3 ? State::running : State::done);
-        if (frames > 3) EXPECT_EQ(states[2].frames, 3u);
+        if (frames > 3) {
+            EXPECT_EQ(states[2].frames, 3u);
+        }
     }
     EXPECT_TRUE(outcomes[0].scores && outcomes[2].scores);
 }

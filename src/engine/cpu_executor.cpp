@@ -181,16 +181,21 @@ public:
     }
 
 private:
-    // Feature k's block of frame `index`; a block of the reference alone is computed once for
-    // every input sharing it (vq::run_many).
+    // Feature k's block of frame `index`; its reference side is computed once for every input
+    // sharing it (vq::run_many).
     void compute(std::size_t k, std::size_t index, const FramePair& pair,
                  std::span<std::byte> block) const {
-        if (shared_reference_ && !features_[k]->uses_distorted())
-            shared_reference_->compute_once(k, index, block, [&](std::span<std::byte> out) {
-                features_[k]->compute(pair, out);
-            });
-        else
-            features_[k]->compute(pair, block);
+        const CpuFeature& feature = *features_[k];
+        const CpuFeature::BlockPart side = feature.reference_side();
+        if (!shared_reference_ || side.bytes == 0) {
+            feature.compute(pair, block);
+            return;
+        }
+        shared_reference_->compute_once(k, index, block.subspan(side.offset, side.bytes),
+                                        [&](std::span<std::byte> part) {
+                                            feature.compute_reference_side(pair, part);
+                                        });
+        feature.compute_distorted_side(pair, block);
     }
 
     struct Slot {

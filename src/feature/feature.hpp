@@ -41,11 +41,6 @@ public:
     // False for no-reference features: the reference picture is then not needed at all.
     virtual bool uses_reference() const { return true; }
 
-    // False for features whose per-frame work reads the reference pictures alone (motion): it
-    // is the same for every distorted input of one reference, so a many-input run (vq::run_many)
-    // computes a CPU twin's block once per frame for all of them (the reference-side stage).
-    virtual bool uses_distorted() const { return true; }
-
     // True if the feature must see every frame even when --subsample skips it (libvmaf's
     // "temporal" extractors: PSNR accumulates APSNR over all frames).
     virtual bool every_frame() const { return false; }
@@ -105,6 +100,23 @@ public:
 
     // Any thread, any order, concurrently for different frames: pair -> block.
     virtual void compute(const FramePair& pair, std::span<std::byte> block) const = 0;
+
+    // The reference-side stage (docs/architecture.md, "Several distorted inputs, one
+    // reference"): the bytes of the block that depend on the frame's reference pictures alone
+    // (none by default; the whole block for motion, CAMBI's reference score with full_ref). They
+    // are the same for every distorted input of one reference, so a many-input run
+    // (vq::run_many) writes them once per frame with compute_reference_side() and copies them
+    // to every input's block, whose other bytes compute_distorted_side() writes. Together the
+    // two write what compute() writes.
+    struct BlockPart {
+        std::size_t offset = 0;
+        std::size_t bytes = 0;
+    };
+    virtual BlockPart reference_side() const { return {}; }
+    virtual void compute_reference_side(const FramePair& /*pair*/,
+                                        std::span<std::byte> /*part*/) const {}
+    virtual void compute_distorted_side(const FramePair& /*pair*/,
+                                        std::span<std::byte> /*block*/) const {}
 };
 
 template <typename Block>
@@ -125,7 +137,7 @@ const Block& block_as(std::span<const std::byte> bytes) {
 // (cuda::CudaFeature); it keeps the run's format for them (format()).
 //
 // Scorer must have init(format), outputs() and finish(const Scorer::Block&, scores); it may have
-// uses_reference(), uses_distorted(), every_frame(), outputs_listed_first(), history(),
+// uses_reference(), every_frame(), outputs_listed_first(), history(),
 // flushed_outputs(), frames_settled(finished), flush(first, end_of_run, columns), aggregates().
 // A twin whose raw per-frame result differs from Scorer::Block (fixed-point sums, a device block) names it as
 // RawBlock and provides `Scorer::Block to_block(const RawBlock&)` beside it, found by
@@ -149,12 +161,6 @@ public:
     bool uses_reference() const override {
         if constexpr (requires { scorer_.uses_reference(); })
             return scorer_.uses_reference();
-        else
-            return true;
-    }
-    bool uses_distorted() const override {
-        if constexpr (requires { scorer_.uses_distorted(); })
-            return scorer_.uses_distorted();
         else
             return true;
     }

@@ -1,5 +1,7 @@
 // CAMBI, CPU twin: the per-picture pipeline of §4 on per-thread working planes, and the feature.
 
+#include <cstddef>
+#include <cstring>
 #include <vector>
 
 #include "metrics/cambi/cambi_cpu.hpp"
@@ -59,9 +61,25 @@ public:
     using ScorerTwin::ScorerTwin;
 
     void compute(const FramePair& pair, std::span<std::byte> bytes) const override {
+        compute_distorted_side(pair, bytes);
+        block_as<Block>(bytes).reference = scorer_.config().full_ref ? reference_score(pair) : 0;
+    }
+
+    // With full_ref, the reference picture's score is the same for every distorted input.
+    BlockPart reference_side() const override {
+        if (!scorer_.config().full_ref) return {};
+        return {offsetof(Block, reference), sizeof(Block::reference)};
+    }
+    void compute_reference_side(const FramePair& pair, std::span<std::byte> part) const override {
+        const double score = reference_score(pair);
+        std::memcpy(part.data(), &score, sizeof score);
+    }
+
+    // Every byte of the block but the reference score.
+    void compute_distorted_side(const FramePair& pair, std::span<std::byte> bytes) const override {
         const Config& config = scorer_.config();
         Block& block = block_as<Block>(bytes);
-        block = Block{};
+        block.heatmap_ticket = 0;
         if (HeatmapWriter* heatmaps = scorer_.heatmaps()) {
             HeatmapFrame frame;
             frame.frame_index = pair.index;
@@ -70,8 +88,12 @@ public:
         } else {
             block.distorted = score_picture(pair.distorted, config, config.distorted, nullptr);
         }
-        if (config.full_ref)
-            block.reference = score_picture(pair.reference, config, config.reference, nullptr);
+    }
+
+private:
+    double reference_score(const FramePair& pair) const {
+        const Config& config = scorer_.config();
+        return score_picture(pair.reference, config, config.reference, nullptr);
     }
 };
 

@@ -53,7 +53,6 @@ public:
     void init(const VideoFormat& format);
     const Options& options() const { return options_; }
     int history() const { return options_.lag(); }
-    bool uses_distorted() const { return false; }  // the blurred differences are the reference's
     ChunkContext chunk_context() const;
     bool every_frame() const { return true; }  // the series needs every frame, subsampled or not
     std::vector<std::string> outputs() const;

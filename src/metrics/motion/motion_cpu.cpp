@@ -47,6 +47,12 @@ public:
         if (!earlier.empty() && !scorer_.options().force_zero)
             block.sad = blurred_difference_sad(earlier, pair.reference);
     }
+
+    // The blurred differences are the reference's: the whole block is its reference side.
+    BlockPart reference_side() const override { return {0, block_bytes()}; }
+    void compute_reference_side(const FramePair& pair, std::span<std::byte> part) const override {
+        compute(pair, part);
+    }
 };
 
 }  // namespace

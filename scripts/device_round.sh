@@ -8,7 +8,8 @@
 #                                                                            (default: all)
 #
 #   build     builds build-cuda THERE on every core from what prepare_device.sh --build-there
-#             packed (.device/sysroot), and puts the binaries in .device/bin
+#             packed (.device/sysroot), and puts the binaries in .device/bin; with FFmpeg's
+#             container input (and vq-decode) when it packed .device/ffmpeg too (--ffmpeg)
 #   tests     nvidia-smi, then every GPU test (*Cuda*), in parallel shards
 #   sanitize  compute-sanitizer memcheck (leak check), racecheck and synccheck on a CLI run and on
 #             test cases that reach every kernel (VQ_SANITIZE_TOOLS="memcheck" picks some)
@@ -39,6 +40,9 @@ out=${OUT:-$PWD/out/device}
 bin=$PWD/.device/bin
 mkdir -p "$out"
 export LD_LIBRARY_PATH=$PWD/.device/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+# The minimal FFmpeg (prepare_device.sh --ffmpeg --build-there) that vq's FFmpeg module loads.
+ffmpeg=$PWD/.device/ffmpeg
+[ -d "$ffmpeg/lib" ] && export LD_LIBRARY_PATH=$ffmpeg/lib:$LD_LIBRARY_PATH
 export VQ_TEST_SHARED_DIR=$PWD/.device/shared
 export VQ_TEST_CLI=$bin/vq
 scratch=${TMPDIR:-/tmp}/vq-device
@@ -296,17 +300,31 @@ run_profile() {
 }
 
 # The build on the GPU machine: Debian's build dependencies from .device/sysroot, the image's
-# gcc, nvcc, CMake and ninja; FFmpeg and the benchmarks' library are off.
+# gcc, nvcc, CMake and ninja; FFmpeg from .device/ffmpeg when packed (prepare_device.sh --ffmpeg),
+# else off.
 run_build() {
   local sysroot=$PWD/.device/sysroot/usr lib=$PWD/.device/sysroot/usr/lib/x86_64-linux-gnu
+  local with_ffmpeg=(-DVQ_FFMPEG=OFF) targets=(vq vq-synth vq_tests vq_capi_tests vq-read-floor vq_bench)
+  if [ -f "$ffmpeg/lib/pkgconfig/libavformat.pc" ]; then
+    # Its pkg-config files alone, found again on every configure; its own pkg-config where the
+    # image has none.
+    export PKG_CONFIG_LIBDIR=$ffmpeg/lib/pkgconfig
+    with_ffmpeg=(-DVQ_FFMPEG=ON -U__pkg_config_checked_VQ_FFMPEG_LIBS)
+    command -v pkg-config > /dev/null || with_ffmpeg+=(-DPKG_CONFIG_EXECUTABLE="$ffmpeg/bin/pkg-config")
+    targets+=(vq-decode)
+  fi
   step configure build.log cmake -S . -B build-cuda -G Ninja -DCMAKE_BUILD_TYPE=Release -DVQ_CUDA=ON \
-    -DVQ_FFMPEG=OFF -DVQ_BENCH=ON -DVQ_PYTHON=OFF -DCMAKE_PREFIX_PATH="$sysroot" \
+    "${with_ffmpeg[@]}" -DVQ_BENCH=ON -DVQ_PYTHON=OFF -DCMAKE_PREFIX_PATH="$sysroot" \
     -DPNG_PNG_INCLUDE_DIR="$sysroot/include" -DPNG_LIBRARY="$lib/libpng16.so" \
     -DZLIB_INCLUDE_DIR="$sysroot/include" -DZLIB_LIBRARY="$lib/libz.so"
-  local targets=(vq vq-synth vq_tests vq_capi_tests vq-read-floor vq_bench)
   step build build.log cmake --build build-cuda -j "$(nproc)" --target "${targets[@]}"
   cp build-cuda/vq build-cuda/vq-synth build-cuda/tests/vq_tests build-cuda/tests/vq_capi_tests \
      build-cuda/bench/vq-read-floor build-cuda/bench/vq_bench "$bin/"
+  # vq loads the FFmpeg module from beside itself; vq_tests and vq-decode, which link it, find it
+  # in build-cuda (their RUNPATH).
+  if [ -f build-cuda/libvq_ffmpeg.so ] && [ -f "$ffmpeg/lib/pkgconfig/libavformat.pc" ]; then
+    cp build-cuda/libvq_ffmpeg.so build-cuda/src/vq-decode "$bin/"
+  fi
   mkdir -p .device/lib && cp -P "$lib"/*.so* .device/lib/
 }
 

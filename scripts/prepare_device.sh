@@ -15,13 +15,28 @@
 #                                           Benchmark, libpng, zlib) and the
 #                                           data; device_round.sh build then builds there on every
 #                                           core (this machine has two)
+#   scripts/prepare_device.sh --ffmpeg      (with either form, first) with FFmpeg: the minimal
+#                                           shared FFmpeg of scripts/build_device_ffmpeg.sh
+#                                           (containers, software decoders, NVDEC; built once
+#                                           into build-device-ffmpeg/, which a rebuild deletes):
+#                                           --build-there packs it as .device/ffmpeg, which
+#                                           device_round.sh build builds against; the other form
+#                                           builds against it here and packs its libraries
 set -euo pipefail
 cd "$(dirname "$0")/.."
 shared=${VQ_SHARED_DIR:-../shared}
 natural=""
-if [ "${1:-}" = --natural ]; then
-  natural=$(realpath "$2")
-  shift 2
+ffmpeg=""
+while true; do
+  case "${1:-}" in
+    --natural) natural=$(realpath "$2"); shift 2 ;;
+    --ffmpeg) ffmpeg=build-device-ffmpeg; shift ;;
+    *) break ;;
+  esac
+done
+# Minutes on this machine's two cores: built once, kept in the git-ignored build-device-ffmpeg/.
+if [ -n "$ffmpeg" ] && [ ! -f "$ffmpeg/lib/pkgconfig/libavformat.pc" ]; then
+  scripts/build_device_ffmpeg.sh "$ffmpeg"
 fi
 
 # The seed clips of natural-looking content (bench_cli.sh makes them where x264 is), compressed.
@@ -56,24 +71,35 @@ if [ "${1:-}" = --build-there ]; then
   for library in libfmt.so.9 libpng16.so.16 libz.so.1; do ln -s "$library" "$root/$multiarch/${library%.*}"; done
   cp -r /usr/$multiarch/cmake/{fmt,GTest,benchmark} "$root/$multiarch/cmake/"
   cp -r /usr/share/cmake/{CLI11,nlohmann_json} "$root/share/cmake/"
+  [ -n "$ffmpeg" ] && cp -a "$ffmpeg" .device/ffmpeg
   pack_data
   pack_natural
   echo "carry: .device $(du -sh .device | cut -f1) (limit 64 MiB with the tree)"
   exit 0
 fi
 
-# FFmpeg off: the GPU machine has no FFmpeg libraries, and carrying them and their codecs would
-# not fit the transfer limit.
+# FFmpeg off unless --ffmpeg: the GPU machine has no FFmpeg libraries, and Debian's, with all
+# their codecs, would not fit the transfer limit.
 launchers=()
 command -v ccache > /dev/null && launchers=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
+with_ffmpeg=(-DVQ_FFMPEG=OFF)
+targets=(vq vq-synth vq_tests vq-read-floor vq_bench)
+if [ -n "$ffmpeg" ]; then
+  # Only the minimal FFmpeg's pkg-config files, not this machine's; found again on every configure.
+  with_ffmpeg=(-DVQ_FFMPEG=ON -U__pkg_config_checked_VQ_FFMPEG_LIBS)
+  export PKG_CONFIG_LIBDIR=$PWD/$ffmpeg/lib/pkgconfig
+  targets+=(vq-decode)
+fi
 cmake -S . -B build-cuda -G Ninja -DCMAKE_BUILD_TYPE=Release -DVQ_CUDA=ON -DVQ_TESTS=ON -DVQ_BENCH=ON \
-  -DVQ_FFMPEG=OFF "${launchers[@]}"
-cmake --build build-cuda -j2 --target vq vq-synth vq_tests vq-read-floor vq_bench
+  "${with_ffmpeg[@]}" "${launchers[@]}"
+cmake --build build-cuda -j2 --target "${targets[@]}"
 
 rm -rf .device
 mkdir -p .device/bin .device/lib .device/shared
 cp build-cuda/vq build-cuda/vq-synth build-cuda/tests/vq_tests build-cuda/bench/vq-read-floor \
    build-cuda/bench/vq_bench .device/bin/
+# vq loads the FFmpeg module from beside itself; the ldd below packs the FFmpeg libraries.
+[ -n "$ffmpeg" ] && cp build-cuda/libvq_ffmpeg.so build-cuda/src/vq-decode .device/bin/
 strip .device/bin/*
 # Every library the binaries load except the C and C++ runtimes, which Ubuntu 24.04 has in newer,
 # backward-compatible versions.

@@ -309,7 +309,7 @@ run_build() {
     # Its pkg-config files alone, found again on every configure; its own pkg-config where the
     # image has none.
     export PKG_CONFIG_LIBDIR=$ffmpeg/lib/pkgconfig
-    with_ffmpeg=(-DVQ_FFMPEG=ON -U__pkg_config_checked_VQ_FFMPEG_LIBS)
+    with_ffmpeg=(-DVQ_FFMPEG=ON -U"*VQ_FFMPEG_LIBS*")
     command -v pkg-config > /dev/null || with_ffmpeg+=(-DPKG_CONFIG_EXECUTABLE="$ffmpeg/bin/pkg-config")
     targets+=(vq-decode)
   fi

@@ -86,7 +86,7 @@ with_ffmpeg=(-DVQ_FFMPEG=OFF)
 targets=(vq vq-synth vq_tests vq-read-floor vq_bench)
 if [ -n "$ffmpeg" ]; then
   # Only the minimal FFmpeg's pkg-config files, not this machine's; found again on every configure.
-  with_ffmpeg=(-DVQ_FFMPEG=ON -U__pkg_config_checked_VQ_FFMPEG_LIBS)
+  with_ffmpeg=(-DVQ_FFMPEG=ON -U"*VQ_FFMPEG_LIBS*")
   export PKG_CONFIG_LIBDIR=$PWD/$ffmpeg/lib/pkgconfig
   targets+=(vq-decode)
 fi

@@ -3,6 +3,7 @@
 // compute_distorted_side() writes, must be exactly what compute() writes.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cstddef>
 #include <cstring>
 #include <memory>
@@ -63,9 +64,16 @@ TEST_P(ReferenceSide, SplitWritesWhatComputeWrites) {
     EXPECT_EQ(std::memcmp(whole.data(), split.data(), whole.size()), 0) << GetParam();
 }
 
+// Named after the request, letters and digits kept ("cambi=full_ref=true" -> cambi_full_ref_true).
 INSTANTIATE_TEST_SUITE_P(Twins, ReferenceSide,
                          testing::Values("motion", "motion=motion_five_frame_window=true",
-                                         "cambi=full_ref=true"));
+                                         "cambi=full_ref=true"),
+                         [](const testing::TestParamInfo<const char*>& info) {
+                             std::string name = info.param;
+                             for (char& c : name)
+                                 if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                             return name;
+                         });
 
 TEST(ReferenceSide, FeaturesThatReadTheDistortedPictureDeclareNoneOrAPart) {
     const VideoFormat format{256, 144, 8, ChromaFormat::yuv420};

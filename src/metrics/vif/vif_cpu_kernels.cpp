@@ -2,6 +2,7 @@
 // AVX2 and for AVX-512 on x86-64 with GCC, chosen at run time by what the CPU supports.
 #include "metrics/vif/vif_cpu_kernels.hpp"
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <vector>

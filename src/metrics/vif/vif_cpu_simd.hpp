@@ -5,7 +5,7 @@
 //
 // INCLUDED ONCE PER INSTRUCTION SET, inside a namespace, through vif_cpu_variant.hpp: deliberately
 // no include guard. VQ_SIMD_BITS selects the width: 256 (AVX2) or 512 (AVX-512). The includer
-// provides <immintrin.h>, <cstdint>, <cstring>, <vector> and vif_cpu_stages.hpp.
+// provides <immintrin.h>, <cmath>, <cstdint>, <cstring>, <vector> and vif_cpu_stages.hpp.
 //
 // How the integer widths stay exact in 32-bit lanes (spec §2.3-§2.4):
 // - 8-bit vertical sums are below 2^32, so lane-wise uint32 arithmetic is exact even where an
@@ -135,90 +135,187 @@ VQ_KERNEL_INLINE I64 to_int64(HalfI32 v) {
 #endif
 }
 
-// L(v) of spec §2.5 for doubles holding integers in [2^17, 2^53), in two parts: the log2 table
-// index of v's top 16 bits (read straight from the double's bits) and 2048 per dropped bit.
-struct Log2Parts {
-    I64 index;  // (v >> (exponent - 15)) - 32767
-    I64 dropped;
-};
-
-VQ_KERNEL_INLINE Log2Parts log2_parts(F64 v) {
-    const I64 bits = (I64)v;
-    const I64 exponent = (bits >> 52) - 1023;  // floor(log2 v)
-    return {((bits >> 37) & 0x7fff) + 1, 2048 * (exponent - 15)};
-}
-
-// Adds (sign +1) or subtracts (sign -1) table[index] of the lanes of `mask` to `sum`. The entries
-// are loaded one by one at both widths: that measured faster than the gathers on the CPUs tried
-// (the AVX-512 gather of eight entries cost VIF a quarter of its time on an AMD Zen 5).
-VQ_KERNEL_INLINE void add_entries(const std::uint16_t* table, I64 index, I64 mask, int sign,
-                                  std::int64_t& sum) {
-    // Lanes out of the mask read the spare entry past the end, which is zero.
-    const I64 masked = mask ? index : I64{} + log2_table_size;
-    std::int64_t indices[lanes / 2];
-    std::memcpy(indices, &masked, sizeof indices);
-    std::int64_t entries = 0;
-    for (int l = 0; l < lanes / 2; ++l) entries += table[indices[l]];
-    sum += sign * entries;
-}
-
-// The test hook of Kernels::fixed_log2: L(v) one value at a time, through add_entries().
-void fixed_log2_of(const double* values, std::int64_t* out, std::size_t count) {
-    const std::uint16_t* table = log2_table().data();
-    I64 first_lane{};
-    first_lane[0] = -1;
-    for (std::size_t i = 0; i < count; ++i) {
-        const Log2Parts parts = log2_parts(F64{} + values[i]);
-        std::int64_t entry = 0;
-        add_entries(table, parts.index, first_lane, 1, entry);
-        out[i] = parts.dropped[0] + entry;
-    }
-}
-
-VQ_KERNEL_INLINE bool any(I64 mask) {
+VQ_KERNEL_INLINE bool any(I32 mask) {
 #if VQ_SIMD_BITS == 256
-    return _mm256_movemask_pd((__m256d)mask) != 0;
+    return _mm256_movemask_ps((__m256)mask) != 0;
 #else
-    return _mm512_movepi64_mask((__m512i)mask) != 0;
+    return _mm512_movepi32_mask((__m512i)mask) != 0;
 #endif
 }
 
-// Per-lane partial sums of one scale's accumulators.
-struct LaneSums {
-    I64 num_log{}, den_log{}, num_non_log{}, den_non_log{};
-    std::int64_t num_table = 0, den_table = 0;  // the log2 table's part of num_log, den_log
+VQ_KERNEL_INLINE HalfI32 low_half(I32 v) {
+    return __builtin_shufflevector(v, v, VQ_VIF_LOW_HALF);
+}
+
+VQ_KERNEL_INLINE HalfI32 high_half(I32 v) {
+    return __builtin_shufflevector(v, v, VQ_VIF_HIGH_HALF);
+}
+
+#if VQ_SIMD_BITS == 512
+// L(v) of spec §2.5 evaluated rather than looked up: per-lane loads of the table (64 KiB, more
+// than the L1 cache) took a quarter of VIF's time on grainy content.
+//
+// L(v) = T[i] + 2048 k for i = v >> k, the leading 16 bits of v, and T[i] = round_half_away(2048
+// fl32(log2 i)), fl32 the nearest float. Kept to 16 bits, v converts to a float exactly, whose
+// exponent is e = k + 15 and whose mantissa, exponent cleared, is m = i / 2^15 in [1, 2); so
+// L(v) = 2048 e + t with t = T[i] - 2048 * 15 = round_half_away(2048 fl32(log2 i) - 30720).
+// The top five bits of m pick one of 32 intervals of [1, 2) and a ratio r near 1 / (interval
+// middle) with 9 fraction bits; u = m r - 1 (|u| < 0.016) and 2048 log2 m = -2048 log2 r +
+// 2048 log2(1 + u), the last by its Taylor series to u^3. In floats that is within 2^-13 of
+// 2048 log2 m for every i (the test of every table entry measures it), and fl32 moves
+// 2048 log2 i by at most 2^-10 (half a float step of 2^-20, times 2048). So wherever z + 1/2,
+// z the evaluated 2048 log2 m, is farther than `ambiguity` from an integer, t is its floor; the
+// rest, 0.3% of the i, read the table.
+struct Log2Source {
+    __m512 offset[2];  // -2048 log2 r of intervals 0-15 and 16-31
+    __m512 ratio[2];   // r
+    const std::uint16_t* table;
+    static constexpr float ambiguity = 1.0f / 1024 + 1.0f / 2048;
+
+    static Log2Source make() {
+        alignas(64) float offset[32], ratio[32];
+        for (int interval = 0; interval < 32; ++interval) {
+            const double middle = 1.0 + (interval + 0.5) / 32.0;
+            ratio[interval] = float(std::round(512.0 / middle) / 512.0);
+            offset[interval] = float(-2048.0 * std::log2(double(ratio[interval])));
+        }
+        return {{_mm512_load_ps(offset), _mm512_load_ps(offset + 16)},
+                {_mm512_load_ps(ratio), _mm512_load_ps(ratio + 16)},
+                log2_table().data()};
+    }
 };
 
-// Spec §2.6 for lanes/2 pixels at once, lane for lane the plain accumulate_pixel().
-VQ_KERNEL_INLINE void accumulate(HalfI32 sigma1_sq_i, HalfI32 sigma2_sq_i, HalfI32 sigma12_i,
-                                 double gain_limit, const std::uint16_t* table, LaneSums& sums) {
-    const F64 sigma1_sq = to_double(sigma1_sq_i);
-    const F64 sigma2_sq = to_double(sigma2_sq_i);
-    const F64 sigma12 = to_double(sigma12_i);
-    const double noise = noise_variance;
-    const I64 is_log = sigma1_sq >= noise;  // all ones or zero per lane
-    const I64 zero{};
-    sums.num_non_log += is_log ? zero : to_int64(sigma2_sq_i);
+VQ_KERNEL_INLINE Log2Source make_log2_source() { return Log2Source::make(); }
+
+// v's leading 16 bits as a float (exact).
+VQ_KERNEL_INLINE __m256 leading_bits(F64 v) {
+    return _mm512_cvtpd_ps((__m512d)((I64)v & std::int64_t(0xffffffe000000000)));
+}
+
+// The ambiguous lanes of logs(), from the table.
+[[gnu::noinline]] I32 logs_from_table(const Log2Source& source, __m512i bits, I32 values,
+                                      std::uint32_t lanes_to_fix) {
+    std::int32_t fixed[lanes], float_bits[lanes];
+    std::memcpy(fixed, &values, sizeof fixed);
+    std::memcpy(float_bits, &bits, sizeof float_bits);
+    for (; lanes_to_fix != 0; lanes_to_fix &= lanes_to_fix - 1) {
+        const int l = __builtin_ctz(lanes_to_fix);
+        const int exponent = (float_bits[l] >> 23) - 127;
+        const int index = ((float_bits[l] >> 8) & 0x7fff) + 32768;
+        fixed[l] = source.table[index - log2_table_first] + 2048 * (exponent - 15);
+    }
+    std::memcpy(&values, fixed, sizeof fixed);
+    return values;
+}
+
+// L(v) for doubles holding integers >= 2^17 (low's lanes, then high's); lanes outside `mask`
+// are left undefined.
+VQ_KERNEL_INLINE I32 logs(const Log2Source& source, F64 low, F64 high, I32 mask) {
+    const __m512 x = _mm512_insertf32x8(_mm512_castps256_ps512(leading_bits(low)),
+                                        leading_bits(high), 1);
+    const __m512i bits = (__m512i)x;
+    const __m512 m = (__m512)_mm512_or_si512(_mm512_and_si512(bits, _mm512_set1_epi32(0x007fffff)),
+                                             _mm512_set1_epi32(0x3f800000));
+    const __m512i interval = _mm512_srli_epi32(bits, 18);  // the permutes read bits 0-4
+    const __m512 r = _mm512_permutex2var_ps(source.ratio[0], interval, source.ratio[1]);
+    const __m512 log2_r = _mm512_permutex2var_ps(source.offset[0], interval, source.offset[1]);
+    const __m512 u = _mm512_fmadd_ps(m, r, _mm512_set1_ps(-1.0f));
+    constexpr double scale = 2048 * 1.4426950408889634074;  // 2048 / ln 2
+    __m512 series = _mm512_set1_ps(float(scale / 3));
+    series = _mm512_fmadd_ps(series, u, _mm512_set1_ps(float(-scale / 2)));
+    series = _mm512_fmadd_ps(series, u, _mm512_set1_ps(float(scale)));
+    const __m512 halved = _mm512_add_ps(_mm512_fmadd_ps(series, u, log2_r), _mm512_set1_ps(0.5f));
+    const __m512i t = _mm512_cvttps_epi32(halved);  // the floor: halved > 0
+    const __m512 fraction = _mm512_sub_ps(halved, _mm512_cvtepi32_ps(t));
+    const __mmask16 ambiguous =
+        (_mm512_cmp_ps_mask(fraction, _mm512_set1_ps(Log2Source::ambiguity), _CMP_LT_OQ) |
+         _mm512_cmp_ps_mask(fraction, _mm512_set1_ps(1.0f - Log2Source::ambiguity),
+                            _CMP_GT_OQ)) &
+        _mm512_movepi32_mask((__m512i)mask);
+    const I32 values = (I32)_mm512_sub_epi32(
+        _mm512_add_epi32(_mm512_slli_epi32(_mm512_srli_epi32(bits, 23), 11), t),
+        _mm512_set1_epi32(127 * 2048));
+    if (ambiguous != 0) [[unlikely]]
+        return logs_from_table(source, bits, values, ambiguous);
+    return values;
+}
+#else
+// L(v) of spec §2.5 from the table, loaded entry by entry: that measured faster than the gathers
+// on the CPUs tried (the AVX-512 gather of eight entries cost VIF a quarter of its time on an AMD
+// Zen 5).
+using Log2Source = const std::uint16_t*;
+
+VQ_KERNEL_INLINE Log2Source make_log2_source() { return log2_table().data(); }
+
+// L(v) for doubles holding integers >= 2^17 (low's lanes, then high's); lanes outside `mask`
+// are left undefined (they read some entry of the table).
+VQ_KERNEL_INLINE I32 logs(const Log2Source& table, F64 low, F64 high, I32 /*mask*/) {
+    std::int32_t values[lanes];
+    int l = 0;
+    for (const F64 half : {low, high}) {
+        const I64 bits = (I64)half;
+        const I64 exponent = (bits >> 52) - 1023;  // floor(log2 v)
+        const I64 index = ((bits >> 37) & 0x7fff) + 1;  // (v >> (exponent - 15)) - 32767
+        const I64 dropped = 2048 * (exponent - 15);
+        for (int h = 0; h < lanes / 2; ++h, ++l)
+            values[l] = std::int32_t(table[index[h]] + dropped[h]);
+    }
+    I32 result;
+    std::memcpy(&result, values, sizeof result);
+    return result;
+}
+#endif
+
+// The test hook of Kernels::fixed_log2: L(v) one value at a time, through logs().
+void fixed_log2_of(const double* values, std::int64_t* out, std::size_t count) {
+    const Log2Source source = make_log2_source();
+    I32 first_lane{};
+    first_lane[0] = -1;
+    for (std::size_t i = 0; i < count; ++i) {
+        const F64 v = F64{} + values[i];
+        out[i] = logs(source, v, v, first_lane)[0];
+    }
+}
+
+// Per-lane partial sums of one scale's accumulators over one row. Per pixel, the log terms are
+// below 2^17 and den_non_log's 1, so a row of up to 16384 pixels keeps the 32-bit lanes exact.
+struct LaneSums {
+    I32 num_log{}, den_log{}, den_non_log{};
+    I64 num_non_log{};
+};
+
+// Spec §2.6 for `lanes` pixels, lane for lane the plain accumulate_pixel().
+VQ_KERNEL_INLINE void accumulate(I32 sigma1_sq_i, I32 sigma2_sq_i, I32 sigma12_i,
+                                 double gain_limit, const Log2Source& log2, LaneSums& sums) {
+    const I32 zero{};
+    const I32 is_log = sigma1_sq_i >= noise_variance;  // all ones or zero per lane
+    const I32 non_log_sigma2_sq = is_log ? zero : sigma2_sq_i;
+    sums.num_non_log += to_int64(low_half(non_log_sigma2_sq)) + to_int64(high_half(non_log_sigma2_sq));
     sums.den_non_log += is_log + 1;
-    // Flat areas skip the table look-ups and the division, the costly part.
+    // Flat areas skip the logarithms and the division, the costly part.
     if (!any(is_log)) return;
-    const Log2Parts den = log2_parts(sigma1_sq + noise);
-    sums.den_log += is_log ? den.dropped - 2048 * 17 : zero;
-    add_entries(table, den.index, is_log, 1, sums.den_table);
-    const I64 has_num = is_log & (sigma12 > 0.0) & (sigma2_sq > 0.0);
+    const double noise = noise_variance;
+    const F64 sigma1_sq[2] = {to_double(low_half(sigma1_sq_i)), to_double(high_half(sigma1_sq_i))};
+    sums.den_log += is_log & (logs(log2, sigma1_sq[0] + noise, sigma1_sq[1] + noise, is_log) -
+                              2048 * 17);
+    const I32 has_num = is_log & (sigma12_i > 0) & (sigma2_sq_i > 0);
     if (!any(has_num)) return;
-    constexpr double epsilon = 65536 * 1.0e-10;
-    F64 gain = sigma12 / (sigma1_sq + epsilon);
-    const F64 residual = sigma2_sq - gain * sigma12;
-    const F64 no_residual{};
-    const F64 sv = residual > 0.0 ? truncate(residual) : no_residual;
-    gain = gain_limit < gain ? F64{} + gain_limit : gain;
-    const F64 n1 = sv + noise;
-    const F64 n2 = truncate((gain * gain) * sigma1_sq) + n1;
-    const Log2Parts num = log2_parts(n2), offset = log2_parts(n1);
-    sums.num_log += has_num ? num.dropped - offset.dropped : zero;
-    add_entries(table, num.index, has_num, 1, sums.num_table);
-    add_entries(table, offset.index, has_num, -1, sums.num_table);
+    const HalfI32 sigma2_sq_halves[2] = {low_half(sigma2_sq_i), high_half(sigma2_sq_i)};
+    const HalfI32 sigma12_halves[2] = {low_half(sigma12_i), high_half(sigma12_i)};
+    F64 n1[2], n2[2];
+    for (int h = 0; h < 2; ++h) {
+        const F64 sigma2_sq = to_double(sigma2_sq_halves[h]);
+        const F64 sigma12 = to_double(sigma12_halves[h]);
+        constexpr double epsilon = 65536 * 1.0e-10;
+        F64 gain = sigma12 / (sigma1_sq[h] + epsilon);
+        const F64 residual = sigma2_sq - gain * sigma12;
+        const F64 no_residual{};
+        const F64 sv = residual > 0.0 ? truncate(residual) : no_residual;
+        gain = gain_limit < gain ? F64{} + gain_limit : gain;
+        n1[h] = sv + noise;
+        n2[h] = truncate((gain * gain) * sigma1_sq[h]) + n1[h];
+    }
+    sums.num_log += has_num & (logs(log2, n2[0], n2[1], has_num) - logs(log2, n1[0], n1[1], has_num));
 }
 
 // One row of vertical results in the layout the horizontal pass reads: eight 16-bit streams,
@@ -397,20 +494,14 @@ VQ_KERNEL_INLINE U32 square_moment(U32 high_sum, U32 low_sum) {
 // Local statistics of `lanes` pixels (spec §2.4, after the filters) into the accumulators.
 // Lanes whose `inside` is false become flat pixels: one den_non_log each, taken back later.
 VQ_KERNEL_INLINE void accumulate_lanes(U32 mu1, U32 mu2, U32 xx, U32 yy, U32 xy, I32 inside,
-                                       double gain_limit, const std::uint16_t* table,
+                                       double gain_limit, const Log2Source& log2,
                                        LaneSums& sums) {
     const I32 zero{};
     const I32 sigma1_sq = inside ? (I32)(xx - rounded_high_product(mu1, mu1)) : zero;
     I32 sigma2_sq = inside ? (I32)(yy - rounded_high_product(mu2, mu2)) : zero;
     sigma2_sq = sigma2_sq < 0 ? zero : sigma2_sq;
     const I32 sigma12 = inside ? (I32)(xy - rounded_high_product(mu1, mu2)) : zero;
-    accumulate(__builtin_shufflevector(sigma1_sq, sigma1_sq, VQ_VIF_LOW_HALF),
-               __builtin_shufflevector(sigma2_sq, sigma2_sq, VQ_VIF_LOW_HALF),
-               __builtin_shufflevector(sigma12, sigma12, VQ_VIF_LOW_HALF), gain_limit, table, sums);
-    accumulate(__builtin_shufflevector(sigma1_sq, sigma1_sq, VQ_VIF_HIGH_HALF),
-               __builtin_shufflevector(sigma2_sq, sigma2_sq, VQ_VIF_HIGH_HALF),
-               __builtin_shufflevector(sigma12, sigma12, VQ_VIF_HIGH_HALF), gain_limit, table,
-               sums);
+    accumulate(sigma1_sq, sigma2_sq, sigma12, gain_limit, log2, sums);
 }
 
 template <typename Sample, int Radius>
@@ -418,7 +509,7 @@ ScaleSums statistics(const PlaneView<Sample>& ref, const PlaneView<Sample>& dist
                      int bits, double gain_limit) {
     const Filter& filter_s = filter(scale);
     const std::uint16_t* f = filter_s.coefficients;
-    const std::uint16_t* table = log2_table().data();
+    const Log2Source log2 = make_log2_source();
     const int width = ref.width;
     const TapPairs pairs = TapPairs::of<Radius>(f);
     StreamRow row(width, Radius);
@@ -455,19 +546,17 @@ ScaleSums statistics(const PlaneView<Sample>& ref, const PlaneView<Sample>& dist
                                                filtered[StreamRow::yy_low].*half),
                                  square_moment(filtered[StreamRow::xy_high].*half,
                                                filtered[StreamRow::xy_low].*half),
-                                 inside, gain_limit, table, lane_sums);
+                                 inside, gain_limit, log2, lane_sums);
             };
             moments_of(&EvenOddSums::even, 2 * lane_index < width - j);
             moments_of(&EvenOddSums::odd, 2 * lane_index + 1 < width - j);
         }
-        sums.num_log += lane_sums.num_table;
-        sums.den_log += lane_sums.den_table;
-        for (int l = 0; l < lanes / 2; ++l) {
+        for (int l = 0; l < lanes; ++l) {
             sums.num_log += lane_sums.num_log[l];
             sums.den_log += lane_sums.den_log[l];
-            sums.num_non_log += lane_sums.num_non_log[l];
             sums.den_non_log += lane_sums.den_non_log[l];
         }
+        for (int l = 0; l < lanes / 2; ++l) sums.num_non_log += lane_sums.num_non_log[l];
         sums.den_non_log -= (2 * lanes - width % (2 * lanes)) % (2 * lanes);
     }
     return sums;

@@ -80,13 +80,15 @@ VQ_KERNEL_INLINE U64 multiply_low_halves(U64 a, U64 b) {
 #endif
 }
 
-// Per 32-bit lane: low16(samples) * low16(pairs) + high16(samples) * high16(pairs), the halves
-// read as int16.
-VQ_KERNEL_INLINE I32 multiply_add_pairs(I32 samples, I32 pairs) {
-#if VQ_SIMD_BITS == 256
-    return (I32)_mm256_madd_epi16((__m256i)samples, (__m256i)pairs);
+// Per 32-bit lane, sum += low16(samples) * low16(pairs) + high16(samples) * high16(pairs), the
+// halves read as int16 and the sum wrapping: one instruction with VNNI's dot product.
+VQ_KERNEL_INLINE void accumulate_pairs(I32& sum, I32 samples, I32 pairs) {
+#if VQ_SIMD_VNNI
+    sum = (I32)_mm512_dpwssd_epi32((__m512i)sum, (__m512i)samples, (__m512i)pairs);
+#elif VQ_SIMD_BITS == 256
+    sum += (I32)_mm256_madd_epi16((__m256i)samples, (__m256i)pairs);
 #else
-    return (I32)_mm512_madd_epi16((__m512i)samples, (__m512i)pairs);
+    sum += (I32)_mm512_madd_epi16((__m512i)samples, (__m512i)pairs);
 #endif
 }
 
@@ -415,11 +417,11 @@ VQ_KERNEL_INLINE void vertical_block(const std::uint8_t* const* ref_rows,
             y |= load_widened(dist_rows[2 * t + 1] + column) << 16;
         }
         const I16 x_centred = (I16)x - 128, y_centred = (I16)y - 128;
-        a1 += multiply_add_pairs((I32)x, pairs.even[t]);
-        a2 += multiply_add_pairs((I32)y, pairs.even[t]);
-        sxx += multiply_add_pairs((I32)(x_centred * x_centred), pairs.even[t]);
-        syy += multiply_add_pairs((I32)(y_centred * y_centred), pairs.even[t]);
-        sxy += multiply_add_pairs((I32)(x_centred * y_centred), pairs.even[t]);
+        accumulate_pairs(a1, (I32)x, pairs.even[t]);
+        accumulate_pairs(a2, (I32)y, pairs.even[t]);
+        accumulate_pairs(sxx, (I32)(x_centred * x_centred), pairs.even[t]);
+        accumulate_pairs(syy, (I32)(y_centred * y_centred), pairs.even[t]);
+        accumulate_pairs(sxy, (I32)(x_centred * y_centred), pairs.even[t]);
     }
     const int halving = pairs.halving;
     const U32 m1 = (U32)a1 << halving, m2 = (U32)a2 << halving;
@@ -478,8 +480,8 @@ VQ_KERNEL_INLINE EvenOddSums horizontal_filter(const std::uint16_t* column0,
     for (int t = 0; t <= Radius; ++t) {
         I32 samples;
         std::memcpy(&samples, column0 - Radius + 2 * t, sizeof samples);
-        even += multiply_add_pairs(samples, pairs.even[t]);
-        odd += multiply_add_pairs(samples, pairs.odd[t]);
+        accumulate_pairs(even, samples, pairs.even[t]);
+        accumulate_pairs(odd, samples, pairs.odd[t]);
     }
     // The samples were stored minus 32768 and the (halved) kernel sums to 65536 >> halving.
     const std::uint32_t bias = 1u << 31;

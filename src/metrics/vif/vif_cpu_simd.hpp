@@ -71,6 +71,42 @@ VQ_KERNEL_INLINE void store_narrowed(std::uint16_t* p, U32 v) {
 #endif
 }
 
+// 2 * lanes 8-bit samples, widened to 16 bits.
+VQ_KERNEL_INLINE I16 load_widened_pairs(const std::uint8_t* p) {
+#if VQ_SIMD_BITS == 256
+    return (I16)_mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+#else
+    return (I16)_mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+#endif
+}
+
+// The 16-bit samples of a and b side by side in 32-bit lanes (a low, b high), within each
+// 128-bit lane: the first four columns of each lane's eight, and the last four.
+VQ_KERNEL_INLINE I32 interleave_first(I16 a, I16 b) {
+#if VQ_SIMD_BITS == 256
+    return (I32)_mm256_unpacklo_epi16((__m256i)a, (__m256i)b);
+#else
+    return (I32)_mm512_unpacklo_epi16((__m512i)a, (__m512i)b);
+#endif
+}
+
+VQ_KERNEL_INLINE I32 interleave_last(I16 a, I16 b) {
+#if VQ_SIMD_BITS == 256
+    return (I32)_mm256_unpackhi_epi16((__m256i)a, (__m256i)b);
+#else
+    return (I32)_mm512_unpackhi_epi16((__m512i)a, (__m512i)b);
+#endif
+}
+
+// Inverse of the interleaves' column order for lanes below 2^16: 2 * lanes 16-bit values.
+VQ_KERNEL_INLINE I16 pack_columns(U32 first, U32 last) {
+#if VQ_SIMD_BITS == 256
+    return (I16)_mm256_packus_epi32((__m256i)first, (__m256i)last);
+#else
+    return (I16)_mm512_packus_epi32((__m512i)first, (__m512i)last);
+#endif
+}
+
 // The full 64-bit products of the low 32 bits of each 64-bit lane.
 VQ_KERNEL_INLINE U64 multiply_low_halves(U64 a, U64 b) {
 #if VQ_SIMD_BITS == 256
@@ -357,6 +393,23 @@ struct StreamRow {
         store_narrowed(at(xy_low, column), (qxy & 0xffff) ^ 0x8000);
     }
 
+    // 2 * lanes columns from `column`, each value given as the interleaves' halves.
+    void store_pairs(int column, const U32 (&m1_)[2], const U32 (&m2_)[2], const U32 (&qxx)[2],
+                     const U32 (&qyy)[2], const U32 (&qxy)[2]) {
+        auto put = [&](int stream, U32 first, U32 last) {
+            const I16 packed = pack_columns(first, last) ^ std::int16_t(-32768);
+            std::memcpy(at(stream, column), &packed, sizeof packed);
+        };
+        put(m1, m1_[0], m1_[1]);
+        put(m2, m2_[0], m2_[1]);
+        put(xx_high, qxx[0] >> 16, qxx[1] >> 16);
+        put(xx_low, qxx[0] & 0xffff, qxx[1] & 0xffff);
+        put(yy_high, qyy[0] >> 16, qyy[1] >> 16);
+        put(yy_low, qyy[0] & 0xffff, qyy[1] & 0xffff);
+        put(xy_high, qxy[0] >> 16, qxy[1] >> 16);
+        put(xy_low, qxy[0] & 0xffff, qxy[1] & 0xffff);
+    }
+
     void mirror_edges() {
         for (int s = 0; s < count; ++s) {
             std::uint16_t* column0 = at(s, 0);
@@ -399,40 +452,56 @@ struct TapPairs {
     int halving;
 };
 
-// Vertical pass of 8-bit samples at `lanes` columns from `column` (spec §2.4, scale 0). Two taps
-// per 16-bit multiply-add: rows 2t and 2t+1 share each 32-bit lane, as pairs.even[t] pairs their
-// taps (doubled back at the end where pairs.halving halved them). The
-// squares and products are taken of the samples minus 128 (each of them fits int16) and moved
-// back at the end: with the kernel summing to 2^16, sum F*x*x = sum F*(x-128)^2 + 256*a1 - 2^30
-// and sum F*x*y = sum F*(x-128)*(y-128) + 128*(a1 + a2) - 2^30, exact in wrapping uint32 lanes as
-// every true sum is below 2^32.
+// Vertical pass of 8-bit samples at 2 * lanes columns from `column` (spec §2.4, scale 0). Two
+// taps per 16-bit multiply-add: rows 2t and 2t+1 share each 32-bit lane, interleaved from
+// 16-bit loads, as pairs.even[t] pairs their taps (doubled back at the end where pairs.halving
+// halved them); the interleaves split the columns in two halves, which pack_columns() puts back
+// in order. Every sum is taken of the samples minus 128 (their squares and products fit int16)
+// and moved back at the end: with the kernel summing to 2^16, sum F*x = sum F*(x-128) + 2^23,
+// sum F*x*x = sum F*(x-128)^2 + 256*a1 - 2^30 and sum F*x*y = sum F*(x-128)*(y-128) +
+// 128*(a1 + a2) - 2^30, exact in wrapping uint32 lanes as every true sum is below 2^32.
 template <int Radius>
 VQ_KERNEL_INLINE void vertical_block(const std::uint8_t* const* ref_rows,
                                      const std::uint8_t* const* dist_rows, const TapPairs& pairs,
                                      const std::uint16_t* /*f*/, int /*bits*/, int column,
                                      StreamRow& out) {
-    I32 a1{}, a2{}, sxx{}, syy{}, sxy{};
+    I32 a1[2]{}, a2[2]{}, sxx[2]{}, syy[2]{}, sxy[2]{};
     for (int t = 0; t <= Radius; ++t) {
-        U32 x = load_widened(ref_rows[2 * t] + column);
-        U32 y = load_widened(dist_rows[2 * t] + column);
-        if (2 * t < 2 * Radius) {  // the last tap has no partner: its pair's high tap is 0
-            x |= load_widened(ref_rows[2 * t + 1] + column) << 16;
-            y |= load_widened(dist_rows[2 * t + 1] + column) << 16;
+        const I16 x0 = load_widened_pairs(ref_rows[2 * t] + column) - 128;
+        const I16 y0 = load_widened_pairs(dist_rows[2 * t] + column) - 128;
+        // The last tap has no partner: its pair's high tap is 0.
+        const bool partnered = 2 * t < 2 * Radius;
+        const I16 x1 = partnered ? load_widened_pairs(ref_rows[2 * t + 1] + column) - 128 : I16{};
+        const I16 y1 = partnered ? load_widened_pairs(dist_rows[2 * t + 1] + column) - 128 : I16{};
+        const I16 x_pairs[2] = {(I16)interleave_first(x0, x1), (I16)interleave_last(x0, x1)};
+        const I16 y_pairs[2] = {(I16)interleave_first(y0, y1), (I16)interleave_last(y0, y1)};
+        for (int h = 0; h < 2; ++h) {
+            const I16 x = x_pairs[h], y = y_pairs[h];
+            accumulate_pairs(a1[h], (I32)x, pairs.even[t]);
+            accumulate_pairs(a2[h], (I32)y, pairs.even[t]);
+            accumulate_pairs(sxx[h], (I32)(x * x), pairs.even[t]);
+            accumulate_pairs(syy[h], (I32)(y * y), pairs.even[t]);
+            accumulate_pairs(sxy[h], (I32)(x * y), pairs.even[t]);
         }
-        const I16 x_centred = (I16)x - 128, y_centred = (I16)y - 128;
-        accumulate_pairs(a1, (I32)x, pairs.even[t]);
-        accumulate_pairs(a2, (I32)y, pairs.even[t]);
-        accumulate_pairs(sxx, (I32)(x_centred * x_centred), pairs.even[t]);
-        accumulate_pairs(syy, (I32)(y_centred * y_centred), pairs.even[t]);
-        accumulate_pairs(sxy, (I32)(x_centred * y_centred), pairs.even[t]);
     }
     const int halving = pairs.halving;
-    const U32 m1 = (U32)a1 << halving, m2 = (U32)a2 << halving;
-    const std::uint32_t offset = 1u << 30;
-    out.store(column, (m1 + 128) >> 8, (m2 + 128) >> 8, ((U32)sxx << halving) + (m1 << 8) - offset,
-              ((U32)syy << halving) + (m2 << 8) - offset,
-              ((U32)sxy << halving) + ((m1 + m2) << 7) - offset);
+    const std::uint32_t mean_offset = 1u << 23, square_offset = 1u << 30;
+    U32 m1[2], m2[2], qxx[2], qyy[2], qxy[2];
+    for (int h = 0; h < 2; ++h) {
+        const U32 s1 = ((U32)a1[h] << halving) + mean_offset;
+        const U32 s2 = ((U32)a2[h] << halving) + mean_offset;
+        m1[h] = (s1 + 128) >> 8;
+        m2[h] = (s2 + 128) >> 8;
+        qxx[h] = ((U32)sxx[h] << halving) + (s1 << 8) - square_offset;
+        qyy[h] = ((U32)syy[h] << halving) + (s2 << 8) - square_offset;
+        qxy[h] = ((U32)sxy[h] << halving) + ((s1 + s2) << 7) - square_offset;
+    }
+    out.store_pairs(column, m1, m2, qxx, qyy, qxy);
 }
+
+// Columns a vertical_block() covers.
+template <typename Sample>
+inline constexpr int block_columns = sizeof(Sample) == 1 ? 2 * lanes : lanes;
 
 // Vertical pass of uint16 samples (9..16 bits at scale 0, every scale above): square sums in
 // 64-bit lanes, kept as even and odd lanes.
@@ -528,15 +597,23 @@ ScaleSums statistics(const PlaneView<Sample>& ref, const PlaneView<Sample>& dist
             ref_rows[k] = ref.row(mirror(i - Radius + k, ref.height));
             dist_rows[k] = dist.row(mirror(i - Radius + k, dist.height));
         }
-        int j = 0;
-        for (; j + lanes <= width; j += lanes)
-            vertical_block<Radius>(ref_rows, dist_rows, pairs, f, bits, j, row);
-        for (; j < width; ++j)  // the last few columns: a vector would read past the row
-            row.store(j, round_vertical(vertical_sums(ref_rows, dist_rows, filter_s, j), bits));
+        constexpr int block = block_columns<Sample>;
+        if (width >= block) {
+            int j = 0;
+            for (; j + block <= width; j += block)
+                vertical_block<Radius>(ref_rows, dist_rows, pairs, f, bits, j, row);
+            // The last few columns: a block ending at the row's end (a vector would read past
+            // it) redoes some columns, with the same results.
+            if (j < width)
+                vertical_block<Radius>(ref_rows, dist_rows, pairs, f, bits, width - block, row);
+        } else {
+            for (int j = 0; j < width; ++j)
+                row.store(j, round_vertical(vertical_sums(ref_rows, dist_rows, filter_s, j), bits));
+        }
         row.mirror_edges();
 
         LaneSums lane_sums;
-        for (j = 0; j < width; j += 2 * lanes) {
+        for (int j = 0; j < width; j += 2 * lanes) {
             EvenOddSums filtered[StreamRow::count];
             for (int stream = 0; stream < StreamRow::count; ++stream)
                 filtered[stream] = horizontal_filter<Radius>(row.at(stream, j), pairs);

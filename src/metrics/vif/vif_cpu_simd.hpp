@@ -15,7 +15,8 @@
 //   stream it reads is 16-bit, stored minus 32768 for the signed multiply-add, and every
 //   filtered sum is below 2^32, so 32-bit lanes wrapping on the way still end exact.
 // - The per-pixel logarithm branch runs in double: every integer it handles is below 2^53, and
-//   L(v) reads v's exponent and top 16 bits straight from the double's bits.
+//   L(v) reads v's exponent and top 16 bits from the double's bits (AVX2) or from v cut to its
+//   top 16 bits and converted to float (AVX-512, see Log2Source).
 
 inline constexpr int lanes = VQ_SIMD_BITS / 32;  // 32-bit lanes per vector
 

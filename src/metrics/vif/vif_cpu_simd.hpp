@@ -5,7 +5,7 @@
 //
 // INCLUDED ONCE PER INSTRUCTION SET, inside a namespace, through vif_cpu_variant.hpp: deliberately
 // no include guard. VQ_SIMD_BITS selects the width: 256 (AVX2) or 512 (AVX-512). The includer
-// provides <immintrin.h>, <cstdint>, <cstring>, <vector> and vif_cpu_stages.hpp.
+// provides <immintrin.h>, <cmath>, <cstdint>, <cstring>, <vector> and vif_cpu_stages.hpp.
 //
 // How the integer widths stay exact in 32-bit lanes (spec §2.3-§2.4):
 // - 8-bit vertical sums are below 2^32, so lane-wise uint32 arithmetic is exact even where an
@@ -15,7 +15,8 @@
 //   stream it reads is 16-bit, stored minus 32768 for the signed multiply-add, and every
 //   filtered sum is below 2^32, so 32-bit lanes wrapping on the way still end exact.
 // - The per-pixel logarithm branch runs in double: every integer it handles is below 2^53, and
-//   L(v) reads v's exponent and top 16 bits straight from the double's bits.
+//   L(v) reads v's exponent and top 16 bits from the double's bits (AVX2) or from v cut to its
+//   top 16 bits and converted to float (AVX-512, see Log2Source).
 
 inline constexpr int lanes = VQ_SIMD_BITS / 32;  // 32-bit lanes per vector
 
@@ -71,6 +72,42 @@ VQ_KERNEL_INLINE void store_narrowed(std::uint16_t* p, U32 v) {
 #endif
 }
 
+// 2 * lanes 8-bit samples, widened to 16 bits.
+VQ_KERNEL_INLINE I16 load_widened_pairs(const std::uint8_t* p) {
+#if VQ_SIMD_BITS == 256
+    return (I16)_mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+#else
+    return (I16)_mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+#endif
+}
+
+// The 16-bit samples of a and b side by side in 32-bit lanes (a low, b high), within each
+// 128-bit lane: the first four columns of each lane's eight, and the last four.
+VQ_KERNEL_INLINE I32 interleave_first(I16 a, I16 b) {
+#if VQ_SIMD_BITS == 256
+    return (I32)_mm256_unpacklo_epi16((__m256i)a, (__m256i)b);
+#else
+    return (I32)_mm512_unpacklo_epi16((__m512i)a, (__m512i)b);
+#endif
+}
+
+VQ_KERNEL_INLINE I32 interleave_last(I16 a, I16 b) {
+#if VQ_SIMD_BITS == 256
+    return (I32)_mm256_unpackhi_epi16((__m256i)a, (__m256i)b);
+#else
+    return (I32)_mm512_unpackhi_epi16((__m512i)a, (__m512i)b);
+#endif
+}
+
+// Inverse of the interleaves' column order for lanes below 2^16: 2 * lanes 16-bit values.
+VQ_KERNEL_INLINE I16 pack_columns(U32 first, U32 last) {
+#if VQ_SIMD_BITS == 256
+    return (I16)_mm256_packus_epi32((__m256i)first, (__m256i)last);
+#else
+    return (I16)_mm512_packus_epi32((__m512i)first, (__m512i)last);
+#endif
+}
+
 // The full 64-bit products of the low 32 bits of each 64-bit lane.
 VQ_KERNEL_INLINE U64 multiply_low_halves(U64 a, U64 b) {
 #if VQ_SIMD_BITS == 256
@@ -80,13 +117,15 @@ VQ_KERNEL_INLINE U64 multiply_low_halves(U64 a, U64 b) {
 #endif
 }
 
-// Per 32-bit lane: low16(samples) * low16(pairs) + high16(samples) * high16(pairs), the halves
-// read as int16.
-VQ_KERNEL_INLINE I32 multiply_add_pairs(I32 samples, I32 pairs) {
-#if VQ_SIMD_BITS == 256
-    return (I32)_mm256_madd_epi16((__m256i)samples, (__m256i)pairs);
+// Per 32-bit lane, sum += low16(samples) * low16(pairs) + high16(samples) * high16(pairs), the
+// halves read as int16 and the sum wrapping: one instruction with VNNI's dot product.
+VQ_KERNEL_INLINE void accumulate_pairs(I32& sum, I32 samples, I32 pairs) {
+#if VQ_SIMD_VNNI
+    sum = (I32)_mm512_dpwssd_epi32((__m512i)sum, (__m512i)samples, (__m512i)pairs);
+#elif VQ_SIMD_BITS == 256
+    sum += (I32)_mm256_madd_epi16((__m256i)samples, (__m256i)pairs);
 #else
-    return (I32)_mm512_madd_epi16((__m512i)samples, (__m512i)pairs);
+    sum += (I32)_mm512_madd_epi16((__m512i)samples, (__m512i)pairs);
 #endif
 }
 
@@ -135,90 +174,190 @@ VQ_KERNEL_INLINE I64 to_int64(HalfI32 v) {
 #endif
 }
 
-// L(v) of spec §2.5 for doubles holding integers in [2^17, 2^53), in two parts: the log2 table
-// index of v's top 16 bits (read straight from the double's bits) and 2048 per dropped bit.
-struct Log2Parts {
-    I64 index;  // (v >> (exponent - 15)) - 32767
-    I64 dropped;
-};
-
-VQ_KERNEL_INLINE Log2Parts log2_parts(F64 v) {
-    const I64 bits = (I64)v;
-    const I64 exponent = (bits >> 52) - 1023;  // floor(log2 v)
-    return {((bits >> 37) & 0x7fff) + 1, 2048 * (exponent - 15)};
-}
-
-// Adds (sign +1) or subtracts (sign -1) table[index] of the lanes of `mask` to `sum`. The entries
-// are loaded one by one at both widths: that measured faster than the gathers on the CPUs tried
-// (the AVX-512 gather of eight entries cost VIF a quarter of its time on an AMD Zen 5).
-VQ_KERNEL_INLINE void add_entries(const std::uint16_t* table, I64 index, I64 mask, int sign,
-                                  std::int64_t& sum) {
-    // Lanes out of the mask read the spare entry past the end, which is zero.
-    const I64 masked = mask ? index : I64{} + log2_table_size;
-    std::int64_t indices[lanes / 2];
-    std::memcpy(indices, &masked, sizeof indices);
-    std::int64_t entries = 0;
-    for (int l = 0; l < lanes / 2; ++l) entries += table[indices[l]];
-    sum += sign * entries;
-}
-
-// The test hook of Kernels::fixed_log2: L(v) one value at a time, through add_entries().
-void fixed_log2_of(const double* values, std::int64_t* out, std::size_t count) {
-    const std::uint16_t* table = log2_table().data();
-    I64 first_lane{};
-    first_lane[0] = -1;
-    for (std::size_t i = 0; i < count; ++i) {
-        const Log2Parts parts = log2_parts(F64{} + values[i]);
-        std::int64_t entry = 0;
-        add_entries(table, parts.index, first_lane, 1, entry);
-        out[i] = parts.dropped[0] + entry;
-    }
-}
-
-VQ_KERNEL_INLINE bool any(I64 mask) {
+VQ_KERNEL_INLINE bool any(I32 mask) {
 #if VQ_SIMD_BITS == 256
-    return _mm256_movemask_pd((__m256d)mask) != 0;
+    return _mm256_movemask_ps((__m256)mask) != 0;
 #else
-    return _mm512_movepi64_mask((__m512i)mask) != 0;
+    return _mm512_movepi32_mask((__m512i)mask) != 0;
 #endif
 }
 
-// Per-lane partial sums of one scale's accumulators.
-struct LaneSums {
-    I64 num_log{}, den_log{}, num_non_log{}, den_non_log{};
-    std::int64_t num_table = 0, den_table = 0;  // the log2 table's part of num_log, den_log
+VQ_KERNEL_INLINE HalfI32 low_half(I32 v) {
+    return __builtin_shufflevector(v, v, VQ_VIF_LOW_HALF);
+}
+
+VQ_KERNEL_INLINE HalfI32 high_half(I32 v) {
+    return __builtin_shufflevector(v, v, VQ_VIF_HIGH_HALF);
+}
+
+#if VQ_SIMD_BITS == 512
+// L(v) of spec §2.5 evaluated rather than looked up: per-lane loads of the table (64 KiB, more
+// than the L1 cache) took a quarter of VIF's time on grainy content.
+//
+// L(v) = T[i] + 2048 k for i = v >> k, the leading 16 bits of v, and T[i] = round_half_away(2048
+// fl32(log2 i)), fl32 the nearest float. Kept to 16 bits, v converts to a float exactly, whose
+// exponent is e = k + 15 and whose mantissa, exponent cleared, is m = i / 2^15 in [1, 2); so
+// L(v) = 2048 e + t with t = T[i] - 2048 * 15 = round_half_away(2048 fl32(log2 i) - 30720).
+// The top five bits of m pick one of 32 intervals of [1, 2) and a ratio r near 1 / (interval
+// middle) with 9 fraction bits; u = m r - 1 (|u| < 0.016) and 2048 log2 m = -2048 log2 r +
+// 2048 log2(1 + u), the last by its Taylor series to u^3: in floats, within 2^-13 of 2048 log2 m
+// for every i (measured over all of them). 2048 fl32(log2 i) is 2048 log2 i rounded to a
+// multiple of 2^-9 (a float step in [15, 16) is 2^-20), so it reaches j + 1/2 exactly where
+// 2048 log2 i >= j + 1/2 - 2^-10 (no i but a power of two has its logarithm on a tie). Hence
+// t = floor(z + 1/2 + 2^-10), z the evaluated 2048 log2 m, wherever that sum is farther than
+// `ambiguity` (covering z's error and the sum's rounding) from an integer; the rest, 16 of the
+// 32768 i, read the table.
+struct Log2Source {
+    __m512 offset[2];  // -2048 log2 r of intervals 0-15 and 16-31
+    __m512 ratio[2];   // r
+    const std::uint16_t* table;
+    static constexpr float ambiguity = 1.0f / 4096;
+
+    static Log2Source make() {
+        alignas(64) float offset[32], ratio[32];
+        for (int interval = 0; interval < 32; ++interval) {
+            const double middle = 1.0 + (interval + 0.5) / 32.0;
+            ratio[interval] = float(std::round(512.0 / middle) / 512.0);
+            offset[interval] = float(-2048.0 * std::log2(double(ratio[interval])));
+        }
+        return {{_mm512_load_ps(offset), _mm512_load_ps(offset + 16)},
+                {_mm512_load_ps(ratio), _mm512_load_ps(ratio + 16)},
+                log2_table().data()};
+    }
 };
 
-// Spec §2.6 for lanes/2 pixels at once, lane for lane the plain accumulate_pixel().
-VQ_KERNEL_INLINE void accumulate(HalfI32 sigma1_sq_i, HalfI32 sigma2_sq_i, HalfI32 sigma12_i,
-                                 double gain_limit, const std::uint16_t* table, LaneSums& sums) {
-    const F64 sigma1_sq = to_double(sigma1_sq_i);
-    const F64 sigma2_sq = to_double(sigma2_sq_i);
-    const F64 sigma12 = to_double(sigma12_i);
-    const double noise = noise_variance;
-    const I64 is_log = sigma1_sq >= noise;  // all ones or zero per lane
-    const I64 zero{};
-    sums.num_non_log += is_log ? zero : to_int64(sigma2_sq_i);
+VQ_KERNEL_INLINE Log2Source make_log2_source() { return Log2Source::make(); }
+
+// v's leading 16 bits as a float (exact).
+VQ_KERNEL_INLINE __m256 leading_bits(F64 v) {
+    return _mm512_cvtpd_ps((__m512d)((I64)v & std::int64_t(0xffffffe000000000)));
+}
+
+// The ambiguous lanes of logs(), from the table.
+[[gnu::noinline]] I32 logs_from_table(const Log2Source& source, __m512i bits, I32 values,
+                                      std::uint32_t lanes_to_fix) {
+    std::int32_t fixed[lanes], float_bits[lanes];
+    std::memcpy(fixed, &values, sizeof fixed);
+    std::memcpy(float_bits, &bits, sizeof float_bits);
+    for (; lanes_to_fix != 0; lanes_to_fix &= lanes_to_fix - 1) {
+        const int l = __builtin_ctz(lanes_to_fix);
+        const int exponent = (float_bits[l] >> 23) - 127;
+        const int index = ((float_bits[l] >> 8) & 0x7fff) + 32768;
+        fixed[l] = source.table[index - log2_table_first] + 2048 * (exponent - 15);
+    }
+    std::memcpy(&values, fixed, sizeof fixed);
+    return values;
+}
+
+// L(v) for doubles holding integers >= 2^17 (low's lanes, then high's); lanes outside `mask`
+// are left undefined.
+VQ_KERNEL_INLINE I32 logs(const Log2Source& source, F64 low, F64 high, I32 mask) {
+    const __m512 x = _mm512_insertf32x8(_mm512_castps256_ps512(leading_bits(low)),
+                                        leading_bits(high), 1);
+    const __m512i bits = (__m512i)x;
+    const __m512 m = (__m512)_mm512_or_si512(_mm512_and_si512(bits, _mm512_set1_epi32(0x007fffff)),
+                                             _mm512_set1_epi32(0x3f800000));
+    const __m512i interval = _mm512_srli_epi32(bits, 18);  // the permutes read bits 0-4
+    const __m512 r = _mm512_permutex2var_ps(source.ratio[0], interval, source.ratio[1]);
+    const __m512 log2_r = _mm512_permutex2var_ps(source.offset[0], interval, source.offset[1]);
+    const __m512 u = _mm512_fmadd_ps(m, r, _mm512_set1_ps(-1.0f));
+    constexpr double scale = 2048 * 1.4426950408889634074;  // 2048 / ln 2
+    __m512 series = _mm512_set1_ps(float(scale / 3));
+    series = _mm512_fmadd_ps(series, u, _mm512_set1_ps(float(-scale / 2)));
+    series = _mm512_fmadd_ps(series, u, _mm512_set1_ps(float(scale)));
+    const __m512 shifted = _mm512_add_ps(_mm512_fmadd_ps(series, u, log2_r),
+                                         _mm512_set1_ps(0.5f + 1.0f / 1024));
+    const __m512i t = _mm512_cvttps_epi32(shifted);  // the floor: shifted > 0
+    const __m512 fraction = _mm512_sub_ps(shifted, _mm512_cvtepi32_ps(t));
+    const __mmask16 ambiguous =
+        (_mm512_cmp_ps_mask(fraction, _mm512_set1_ps(Log2Source::ambiguity), _CMP_LT_OQ) |
+         _mm512_cmp_ps_mask(fraction, _mm512_set1_ps(1.0f - Log2Source::ambiguity),
+                            _CMP_GT_OQ)) &
+        _mm512_movepi32_mask((__m512i)mask);
+    const I32 values = (I32)_mm512_sub_epi32(
+        _mm512_add_epi32(_mm512_slli_epi32(_mm512_srli_epi32(bits, 23), 11), t),
+        _mm512_set1_epi32(127 * 2048));
+    if (ambiguous != 0) [[unlikely]]
+        return logs_from_table(source, bits, values, ambiguous);
+    return values;
+}
+#else
+// L(v) of spec §2.5 from the table, loaded entry by entry: that measured faster than the gathers
+// on the CPUs tried (the AVX-512 gather of eight entries cost VIF a quarter of its time on an AMD
+// Zen 5).
+using Log2Source = const std::uint16_t*;
+
+VQ_KERNEL_INLINE Log2Source make_log2_source() { return log2_table().data(); }
+
+// L(v) for doubles holding integers >= 2^17 (low's lanes, then high's); lanes outside `mask`
+// are left undefined (they read some entry of the table).
+VQ_KERNEL_INLINE I32 logs(const Log2Source& table, F64 low, F64 high, I32 /*mask*/) {
+    std::int32_t values[lanes];
+    int l = 0;
+    for (const F64 half : {low, high}) {
+        const I64 bits = (I64)half;
+        const I64 exponent = (bits >> 52) - 1023;  // floor(log2 v)
+        const I64 index = ((bits >> 37) & 0x7fff) + 1;  // (v >> (exponent - 15)) - 32767
+        const I64 dropped = 2048 * (exponent - 15);
+        for (int h = 0; h < lanes / 2; ++h, ++l)
+            values[l] = std::int32_t(table[index[h]] + dropped[h]);
+    }
+    I32 result;
+    std::memcpy(&result, values, sizeof result);
+    return result;
+}
+#endif
+
+// The test hook of Kernels::fixed_log2: L(v) one value at a time, through logs().
+void fixed_log2_of(const double* values, std::int64_t* out, std::size_t count) {
+    const Log2Source source = make_log2_source();
+    I32 first_lane{};
+    first_lane[0] = -1;
+    for (std::size_t i = 0; i < count; ++i) {
+        const F64 v = F64{} + values[i];
+        out[i] = logs(source, v, v, first_lane)[0];
+    }
+}
+
+// Per-lane partial sums of one scale's accumulators over one row. Per pixel, the log terms are
+// below 2^17 and den_non_log's 1, so a row of up to 16384 pixels keeps the 32-bit lanes exact.
+struct LaneSums {
+    I32 num_log{}, den_log{}, den_non_log{};
+    I64 num_non_log{};
+};
+
+// Spec §2.6 for `lanes` pixels, lane for lane the plain accumulate_pixel().
+VQ_KERNEL_INLINE void accumulate(I32 sigma1_sq_i, I32 sigma2_sq_i, I32 sigma12_i,
+                                 double gain_limit, const Log2Source& log2, LaneSums& sums) {
+    const I32 zero{};
+    const I32 is_log = sigma1_sq_i >= noise_variance;  // all ones or zero per lane
+    const I32 non_log_sigma2_sq = is_log ? zero : sigma2_sq_i;
+    sums.num_non_log += to_int64(low_half(non_log_sigma2_sq)) + to_int64(high_half(non_log_sigma2_sq));
     sums.den_non_log += is_log + 1;
-    // Flat areas skip the table look-ups and the division, the costly part.
+    // Flat areas skip the logarithms and the division, the costly part.
     if (!any(is_log)) return;
-    const Log2Parts den = log2_parts(sigma1_sq + noise);
-    sums.den_log += is_log ? den.dropped - 2048 * 17 : zero;
-    add_entries(table, den.index, is_log, 1, sums.den_table);
-    const I64 has_num = is_log & (sigma12 > 0.0) & (sigma2_sq > 0.0);
+    const double noise = noise_variance;
+    const F64 sigma1_sq[2] = {to_double(low_half(sigma1_sq_i)), to_double(high_half(sigma1_sq_i))};
+    sums.den_log += is_log & (logs(log2, sigma1_sq[0] + noise, sigma1_sq[1] + noise, is_log) -
+                              2048 * 17);
+    const I32 has_num = is_log & (sigma12_i > 0) & (sigma2_sq_i > 0);
     if (!any(has_num)) return;
-    constexpr double epsilon = 65536 * 1.0e-10;
-    F64 gain = sigma12 / (sigma1_sq + epsilon);
-    const F64 residual = sigma2_sq - gain * sigma12;
-    const F64 no_residual{};
-    const F64 sv = residual > 0.0 ? truncate(residual) : no_residual;
-    gain = gain_limit < gain ? F64{} + gain_limit : gain;
-    const F64 n1 = sv + noise;
-    const F64 n2 = truncate((gain * gain) * sigma1_sq) + n1;
-    const Log2Parts num = log2_parts(n2), offset = log2_parts(n1);
-    sums.num_log += has_num ? num.dropped - offset.dropped : zero;
-    add_entries(table, num.index, has_num, 1, sums.num_table);
-    add_entries(table, offset.index, has_num, -1, sums.num_table);
+    const HalfI32 sigma2_sq_halves[2] = {low_half(sigma2_sq_i), high_half(sigma2_sq_i)};
+    const HalfI32 sigma12_halves[2] = {low_half(sigma12_i), high_half(sigma12_i)};
+    F64 n1[2], n2[2];
+    for (int h = 0; h < 2; ++h) {
+        const F64 sigma2_sq = to_double(sigma2_sq_halves[h]);
+        const F64 sigma12 = to_double(sigma12_halves[h]);
+        constexpr double epsilon = 65536 * 1.0e-10;
+        F64 gain = sigma12 / (sigma1_sq[h] + epsilon);
+        const F64 residual = sigma2_sq - gain * sigma12;
+        const F64 no_residual{};
+        const F64 sv = residual > 0.0 ? truncate(residual) : no_residual;
+        gain = gain_limit < gain ? F64{} + gain_limit : gain;
+        n1[h] = sv + noise;
+        n2[h] = truncate((gain * gain) * sigma1_sq[h]) + n1[h];
+    }
+    sums.num_log += has_num & (logs(log2, n2[0], n2[1], has_num) - logs(log2, n1[0], n1[1], has_num));
 }
 
 // One row of vertical results in the layout the horizontal pass reads: eight 16-bit streams,
@@ -253,6 +392,23 @@ struct StreamRow {
         store_narrowed(at(yy_low, column), (qyy & 0xffff) ^ 0x8000);
         store_narrowed(at(xy_high, column), (qxy >> 16) ^ 0x8000);
         store_narrowed(at(xy_low, column), (qxy & 0xffff) ^ 0x8000);
+    }
+
+    // 2 * lanes columns from `column`, each value given as the interleaves' halves.
+    void store_pairs(int column, const U32 (&m1_)[2], const U32 (&m2_)[2], const U32 (&qxx)[2],
+                     const U32 (&qyy)[2], const U32 (&qxy)[2]) {
+        auto put = [&](int stream, U32 first, U32 last) {
+            const I16 packed = pack_columns(first, last) ^ std::int16_t(-32768);
+            std::memcpy(at(stream, column), &packed, sizeof packed);
+        };
+        put(m1, m1_[0], m1_[1]);
+        put(m2, m2_[0], m2_[1]);
+        put(xx_high, qxx[0] >> 16, qxx[1] >> 16);
+        put(xx_low, qxx[0] & 0xffff, qxx[1] & 0xffff);
+        put(yy_high, qyy[0] >> 16, qyy[1] >> 16);
+        put(yy_low, qyy[0] & 0xffff, qyy[1] & 0xffff);
+        put(xy_high, qxy[0] >> 16, qxy[1] >> 16);
+        put(xy_low, qxy[0] & 0xffff, qxy[1] & 0xffff);
     }
 
     void mirror_edges() {
@@ -297,40 +453,56 @@ struct TapPairs {
     int halving;
 };
 
-// Vertical pass of 8-bit samples at `lanes` columns from `column` (spec §2.4, scale 0). Two taps
-// per 16-bit multiply-add: rows 2t and 2t+1 share each 32-bit lane, as pairs.even[t] pairs their
-// taps (doubled back at the end where pairs.halving halved them). The
-// squares and products are taken of the samples minus 128 (each of them fits int16) and moved
-// back at the end: with the kernel summing to 2^16, sum F*x*x = sum F*(x-128)^2 + 256*a1 - 2^30
-// and sum F*x*y = sum F*(x-128)*(y-128) + 128*(a1 + a2) - 2^30, exact in wrapping uint32 lanes as
-// every true sum is below 2^32.
+// Vertical pass of 8-bit samples at 2 * lanes columns from `column` (spec §2.4, scale 0). Two
+// taps per 16-bit multiply-add: rows 2t and 2t+1 share each 32-bit lane, interleaved from
+// 16-bit loads, as pairs.even[t] pairs their taps (doubled back at the end where pairs.halving
+// halved them); the interleaves split the columns in two halves, which pack_columns() puts back
+// in order. Every sum is taken of the samples minus 128 (their squares and products fit int16)
+// and moved back at the end: with the kernel summing to 2^16, sum F*x = sum F*(x-128) + 2^23,
+// sum F*x*x = sum F*(x-128)^2 + 256*a1 - 2^30 and sum F*x*y = sum F*(x-128)*(y-128) +
+// 128*(a1 + a2) - 2^30, exact in wrapping uint32 lanes as every true sum is below 2^32.
 template <int Radius>
 VQ_KERNEL_INLINE void vertical_block(const std::uint8_t* const* ref_rows,
                                      const std::uint8_t* const* dist_rows, const TapPairs& pairs,
                                      const std::uint16_t* /*f*/, int /*bits*/, int column,
                                      StreamRow& out) {
-    I32 a1{}, a2{}, sxx{}, syy{}, sxy{};
+    I32 a1[2]{}, a2[2]{}, sxx[2]{}, syy[2]{}, sxy[2]{};
     for (int t = 0; t <= Radius; ++t) {
-        U32 x = load_widened(ref_rows[2 * t] + column);
-        U32 y = load_widened(dist_rows[2 * t] + column);
-        if (2 * t < 2 * Radius) {  // the last tap has no partner: its pair's high tap is 0
-            x |= load_widened(ref_rows[2 * t + 1] + column) << 16;
-            y |= load_widened(dist_rows[2 * t + 1] + column) << 16;
+        const I16 x0 = load_widened_pairs(ref_rows[2 * t] + column) - 128;
+        const I16 y0 = load_widened_pairs(dist_rows[2 * t] + column) - 128;
+        // The last tap has no partner: its pair's high tap is 0.
+        const bool partnered = 2 * t < 2 * Radius;
+        const I16 x1 = partnered ? load_widened_pairs(ref_rows[2 * t + 1] + column) - 128 : I16{};
+        const I16 y1 = partnered ? load_widened_pairs(dist_rows[2 * t + 1] + column) - 128 : I16{};
+        const I16 x_pairs[2] = {(I16)interleave_first(x0, x1), (I16)interleave_last(x0, x1)};
+        const I16 y_pairs[2] = {(I16)interleave_first(y0, y1), (I16)interleave_last(y0, y1)};
+        for (int h = 0; h < 2; ++h) {
+            const I16 x = x_pairs[h], y = y_pairs[h];
+            accumulate_pairs(a1[h], (I32)x, pairs.even[t]);
+            accumulate_pairs(a2[h], (I32)y, pairs.even[t]);
+            accumulate_pairs(sxx[h], (I32)(x * x), pairs.even[t]);
+            accumulate_pairs(syy[h], (I32)(y * y), pairs.even[t]);
+            accumulate_pairs(sxy[h], (I32)(x * y), pairs.even[t]);
         }
-        const I16 x_centred = (I16)x - 128, y_centred = (I16)y - 128;
-        a1 += multiply_add_pairs((I32)x, pairs.even[t]);
-        a2 += multiply_add_pairs((I32)y, pairs.even[t]);
-        sxx += multiply_add_pairs((I32)(x_centred * x_centred), pairs.even[t]);
-        syy += multiply_add_pairs((I32)(y_centred * y_centred), pairs.even[t]);
-        sxy += multiply_add_pairs((I32)(x_centred * y_centred), pairs.even[t]);
     }
     const int halving = pairs.halving;
-    const U32 m1 = (U32)a1 << halving, m2 = (U32)a2 << halving;
-    const std::uint32_t offset = 1u << 30;
-    out.store(column, (m1 + 128) >> 8, (m2 + 128) >> 8, ((U32)sxx << halving) + (m1 << 8) - offset,
-              ((U32)syy << halving) + (m2 << 8) - offset,
-              ((U32)sxy << halving) + ((m1 + m2) << 7) - offset);
+    const std::uint32_t mean_offset = 1u << 23, square_offset = 1u << 30;
+    U32 m1[2], m2[2], qxx[2], qyy[2], qxy[2];
+    for (int h = 0; h < 2; ++h) {
+        const U32 s1 = ((U32)a1[h] << halving) + mean_offset;
+        const U32 s2 = ((U32)a2[h] << halving) + mean_offset;
+        m1[h] = (s1 + 128) >> 8;
+        m2[h] = (s2 + 128) >> 8;
+        qxx[h] = ((U32)sxx[h] << halving) + (s1 << 8) - square_offset;
+        qyy[h] = ((U32)syy[h] << halving) + (s2 << 8) - square_offset;
+        qxy[h] = ((U32)sxy[h] << halving) + ((s1 + s2) << 7) - square_offset;
+    }
+    out.store_pairs(column, m1, m2, qxx, qyy, qxy);
 }
+
+// Columns a vertical_block() covers.
+template <typename Sample>
+inline constexpr int block_columns = sizeof(Sample) == 1 ? 2 * lanes : lanes;
 
 // Vertical pass of uint16 samples (9..16 bits at scale 0, every scale above): square sums in
 // 64-bit lanes, kept as even and odd lanes.
@@ -381,8 +553,8 @@ VQ_KERNEL_INLINE EvenOddSums horizontal_filter(const std::uint16_t* column0,
     for (int t = 0; t <= Radius; ++t) {
         I32 samples;
         std::memcpy(&samples, column0 - Radius + 2 * t, sizeof samples);
-        even += multiply_add_pairs(samples, pairs.even[t]);
-        odd += multiply_add_pairs(samples, pairs.odd[t]);
+        accumulate_pairs(even, samples, pairs.even[t]);
+        accumulate_pairs(odd, samples, pairs.odd[t]);
     }
     // The samples were stored minus 32768 and the (halved) kernel sums to 65536 >> halving.
     const std::uint32_t bias = 1u << 31;
@@ -397,20 +569,14 @@ VQ_KERNEL_INLINE U32 square_moment(U32 high_sum, U32 low_sum) {
 // Local statistics of `lanes` pixels (spec §2.4, after the filters) into the accumulators.
 // Lanes whose `inside` is false become flat pixels: one den_non_log each, taken back later.
 VQ_KERNEL_INLINE void accumulate_lanes(U32 mu1, U32 mu2, U32 xx, U32 yy, U32 xy, I32 inside,
-                                       double gain_limit, const std::uint16_t* table,
+                                       double gain_limit, const Log2Source& log2,
                                        LaneSums& sums) {
     const I32 zero{};
     const I32 sigma1_sq = inside ? (I32)(xx - rounded_high_product(mu1, mu1)) : zero;
     I32 sigma2_sq = inside ? (I32)(yy - rounded_high_product(mu2, mu2)) : zero;
     sigma2_sq = sigma2_sq < 0 ? zero : sigma2_sq;
     const I32 sigma12 = inside ? (I32)(xy - rounded_high_product(mu1, mu2)) : zero;
-    accumulate(__builtin_shufflevector(sigma1_sq, sigma1_sq, VQ_VIF_LOW_HALF),
-               __builtin_shufflevector(sigma2_sq, sigma2_sq, VQ_VIF_LOW_HALF),
-               __builtin_shufflevector(sigma12, sigma12, VQ_VIF_LOW_HALF), gain_limit, table, sums);
-    accumulate(__builtin_shufflevector(sigma1_sq, sigma1_sq, VQ_VIF_HIGH_HALF),
-               __builtin_shufflevector(sigma2_sq, sigma2_sq, VQ_VIF_HIGH_HALF),
-               __builtin_shufflevector(sigma12, sigma12, VQ_VIF_HIGH_HALF), gain_limit, table,
-               sums);
+    accumulate(sigma1_sq, sigma2_sq, sigma12, gain_limit, log2, sums);
 }
 
 template <typename Sample, int Radius>
@@ -418,7 +584,7 @@ ScaleSums statistics(const PlaneView<Sample>& ref, const PlaneView<Sample>& dist
                      int bits, double gain_limit) {
     const Filter& filter_s = filter(scale);
     const std::uint16_t* f = filter_s.coefficients;
-    const std::uint16_t* table = log2_table().data();
+    const Log2Source log2 = make_log2_source();
     const int width = ref.width;
     const TapPairs pairs = TapPairs::of<Radius>(f);
     StreamRow row(width, Radius);
@@ -432,15 +598,23 @@ ScaleSums statistics(const PlaneView<Sample>& ref, const PlaneView<Sample>& dist
             ref_rows[k] = ref.row(mirror(i - Radius + k, ref.height));
             dist_rows[k] = dist.row(mirror(i - Radius + k, dist.height));
         }
-        int j = 0;
-        for (; j + lanes <= width; j += lanes)
-            vertical_block<Radius>(ref_rows, dist_rows, pairs, f, bits, j, row);
-        for (; j < width; ++j)  // the last few columns: a vector would read past the row
-            row.store(j, round_vertical(vertical_sums(ref_rows, dist_rows, filter_s, j), bits));
+        constexpr int block = block_columns<Sample>;
+        if (width >= block) {
+            int j = 0;
+            for (; j + block <= width; j += block)
+                vertical_block<Radius>(ref_rows, dist_rows, pairs, f, bits, j, row);
+            // The last few columns: a block ending at the row's end (a vector would read past
+            // it) redoes some columns, with the same results.
+            if (j < width)
+                vertical_block<Radius>(ref_rows, dist_rows, pairs, f, bits, width - block, row);
+        } else {
+            for (int j = 0; j < width; ++j)
+                row.store(j, round_vertical(vertical_sums(ref_rows, dist_rows, filter_s, j), bits));
+        }
         row.mirror_edges();
 
         LaneSums lane_sums;
-        for (j = 0; j < width; j += 2 * lanes) {
+        for (int j = 0; j < width; j += 2 * lanes) {
             EvenOddSums filtered[StreamRow::count];
             for (int stream = 0; stream < StreamRow::count; ++stream)
                 filtered[stream] = horizontal_filter<Radius>(row.at(stream, j), pairs);
@@ -455,19 +629,17 @@ ScaleSums statistics(const PlaneView<Sample>& ref, const PlaneView<Sample>& dist
                                                filtered[StreamRow::yy_low].*half),
                                  square_moment(filtered[StreamRow::xy_high].*half,
                                                filtered[StreamRow::xy_low].*half),
-                                 inside, gain_limit, table, lane_sums);
+                                 inside, gain_limit, log2, lane_sums);
             };
             moments_of(&EvenOddSums::even, 2 * lane_index < width - j);
             moments_of(&EvenOddSums::odd, 2 * lane_index + 1 < width - j);
         }
-        sums.num_log += lane_sums.num_table;
-        sums.den_log += lane_sums.den_table;
-        for (int l = 0; l < lanes / 2; ++l) {
+        for (int l = 0; l < lanes; ++l) {
             sums.num_log += lane_sums.num_log[l];
             sums.den_log += lane_sums.den_log[l];
-            sums.num_non_log += lane_sums.num_non_log[l];
             sums.den_non_log += lane_sums.den_non_log[l];
         }
+        for (int l = 0; l < lanes / 2; ++l) sums.num_non_log += lane_sums.num_non_log[l];
         sums.den_non_log -= (2 * lanes - width % (2 * lanes)) % (2 * lanes);
     }
     return sums;

@@ -94,6 +94,21 @@ TEST(RunMany, EachInputScoresAsItsOwnRun) {
     EXPECT_EQ(outcomes[2].scores->frame_count(), 4u);
 }
 
+// One run_many of `job` against `distorted`: every input's table is its own vq::run's, bit for bit.
+void expect_each_input_scores_as_its_own_run(const Job& job,
+                                             const std::vector<fs::path>& distorted) {
+    std::vector<DistortedInput> inputs;
+    for (const fs::path& path : distorted) inputs.push_back(input_of(path));
+    RunObserver quiet;
+    const std::vector<InputOutcome> outcomes = run_many(job, inputs, quiet);
+    for (std::size_t i = 0; i < distorted.size(); ++i) {
+        ASSERT_TRUE(outcomes[i].scores) << outcomes[i].error->what();
+        Job own = job;
+        own.distorted.path = distorted[i].string();
+        expect_same_scores(*outcomes[i].scores, run(own, quiet), distorted[i].string());
+    }
+}
+
 // Motion reads the reference alone: its blocks are computed once per frame for every input (the
 // reference-side stage) while each input's session keeps its own series, window and average.
 TEST(RunMany, SharedReferenceSideKeepsEveryTemporalVariantExact) {
@@ -110,16 +125,7 @@ TEST(RunMany, SharedReferenceSideKeepsEveryTemporalVariantExact) {
                     {"motion=motion_five_frame_window=true:motion_moving_average=true"}};
     job.session.threads = 3;
     job.session.subsample = 2;
-    std::vector<DistortedInput> inputs;
-    for (const fs::path& path : distorted) inputs.push_back(input_of(path));
-    RunObserver quiet;
-    const std::vector<InputOutcome> outcomes = run_many(job, inputs, quiet);
-    for (std::size_t i = 0; i < distorted.size(); ++i) {
-        ASSERT_TRUE(outcomes[i].scores) << outcomes[i].error->what();
-        Job own = job;
-        own.distorted.path = distorted[i].string();
-        expect_same_scores(*outcomes[i].scores, run(own, quiet), distorted[i].string());
-    }
+    expect_each_input_scores_as_its_own_run(job, distorted);
 }
 
 // CAMBI's reference score (full_ref) is computed once per frame for every input; the distorted
@@ -137,16 +143,7 @@ TEST(RunMany, SharedCambiReferenceScoreKeepsEveryInputExact) {
     job.reference.path = reference.string();
     job.features = {{"cambi=full_ref=true"}, {"psnr"}};
     job.session.threads = 3;
-    std::vector<DistortedInput> inputs;
-    for (const fs::path& path : distorted) inputs.push_back(input_of(path));
-    RunObserver quiet;
-    const std::vector<InputOutcome> outcomes = run_many(job, inputs, quiet);
-    for (std::size_t i = 0; i < distorted.size(); ++i) {
-        ASSERT_TRUE(outcomes[i].scores) << outcomes[i].error->what();
-        Job own = job;
-        own.distorted.path = distorted[i].string();
-        expect_same_scores(*outcomes[i].scores, run(own, quiet), distorted[i].string());
-    }
+    expect_each_input_scores_as_its_own_run(job, distorted);
 }
 
 TEST(RunMany, AFailingInputFailsAlone) {

@@ -4,7 +4,7 @@
 # libraries that machine lacks, ../shared's fixtures and goldens). Logs go to $OUT.
 #
 #   device tool: run  command "bash scripts/device_round.sh all"  carry [".device"]
-#   scripts/device_round.sh [build] [tests] [sanitize] [bench] [vmaf] [models] [natural] [ladder] [profile] [memcheck] | all
+#   scripts/device_round.sh [build] [tests] [sanitize] [bench] [vmaf] [models] [natural] [ladder] [nvdec] [profile] [memcheck] | all
 #                                                                            (default: all)
 #
 #   build     builds build-cuda THERE on every core from what prepare_device.sh --build-there
@@ -27,6 +27,10 @@
 #             models, 1080p and 4K, 1, 2 and every thread
 #   ladder    one reference against six distorted inputs on CUDA: one run with six -d against six
 #             separate runs (whole process, median of 3) and their outputs compared, 1080p and 4K
+#   nvdec     GPU decoding (the clips prepare_device.sh --clips packed): the driver's NVDEC
+#             library, every codec's CUDA run with --hwdec cuda against --hwdec none (outputs
+#             equal), the CPU fallback for H.264 4:4:4, and the 4K HEVC 10-bit pair's default VMAF
+#             run end to end (frames/s, median of 3) with NVDEC and with the CPU decoder
 #   profile   where the time goes: Nsight Systems' kernel table of the GPU twins at 4K (those over
 #             their issue-20 aims) and the CPU's v1 4K model on natural clips at 4, 8 and every
 #             thread beside the reference CLI
@@ -136,6 +140,16 @@ run_bench() {
     -d "$scratch/clips/banded_dist_$size.y4m" --feature cambi --feature ciede --feature psnr --backend cuda --frame_cnt 50 -q \
     --json -o "$scratch/combined.json"
   grep -A3 feature_backends "$scratch/combined.json" | tee -a "$out/bench.log"
+}
+
+# equal_json A B: the two outputs are the same but for fps (the run's speed).
+equal_json() {
+  python3 - "$1" "$2" <<'PY'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+for d in (a, b): d.pop("fps", None)
+sys.exit(0 if a == b else 1)
+PY
 }
 
 median3() {  # median wall time of three runs of a command, in seconds
@@ -253,12 +267,7 @@ run_ladder_bench() {
     VQ_DEBUG_TRANSFERS=1 together 2>&1 | grep "cuda transfers" | tee -a "$out/ladder.log"
     local equal=yes
     for k in 0 1 2 3 4 5; do
-      python3 - "$dir/sep/d$k.json" "$dir/one/d$k.json" <<'PY' || equal=no
-import json, sys
-a, b = (json.load(open(p)) for p in sys.argv[1:])
-for d in (a, b): d.pop("fps", None)
-sys.exit(0 if a == b else 1)
-PY
+      equal_json "$dir/sep/d$k.json" "$dir/one/d$k.json" || equal=no
     done
     local s o; s=$(printf '%s\n' "${t_sep[@]}" | sort -g | sed -n 2p); o=$(printf '%s\n' "${t_one[@]}" | sort -g | sed -n 2p)
     awk -v z="$size" -v s="$s" -v o="$o" -v e="$equal" 'BEGIN {printf "| %s | %.2f | %.2f | %.2f | %s |\n", z, s, o, o / s, e}' |
@@ -280,6 +289,47 @@ run_natural_bench() {
                --reference "$bin/vmaf-ref" --threads "1 2 $(nproc)")
   step natural-1080p natural.md "${bench[@]}" --metrics "vmaf vmaf_v1" --sizes 1920x1080 --frames 60
   step natural-4k natural.md "${bench[@]}" --metrics "vmaf vmaf_v1_4k" --sizes 3840x2160 --frames 24
+}
+
+run_nvdec() {
+  local clips=$PWD/.device/clips work=$scratch/nvdec
+  [ -d "$clips/parity" ] || { echo "no clips: run prepare_device.sh --clips DIR" >&2; failed+=(nvdec); return; }
+  mkdir -p "$work"
+  step nvcuvid nvdec.log bash -c "ldconfig -p | grep -E 'libnvcuvid|libcuda'"
+  echo "| distorted | reference | --hwdec cuda equals --hwdec none |" | tee -a "$out/nvdec.md"
+  echo "|---|---|---|" | tee -a "$out/nvdec.md"
+  # Pairs of one size and bit depth, each codec once as the distorted input.
+  local pairs=("h264_8bit.mp4 hevc_8bit.mkv" "hevc_8bit.mkv vp9_8bit.webm" "vp9_8bit.webm av1_8bit.mkv"
+               "av1_8bit.mkv h264_8bit.mp4" "hevc_10bit.mkv vp9_10bit.webm" "vp9_10bit.webm av1_10bit.mkv"
+               "av1_10bit.mkv hevc_10bit.mkv")
+  for pair in "${pairs[@]}"; do
+    local d=${pair% *} r=${pair#* } same=no
+    local run=("$bin/vq" -r "$clips/parity/$r" -d "$clips/parity/$d" --backend cuda --feature psnr -q --json)
+    if step "hwdec-$d" nvdec.log "${run[@]}" --hwdec cuda -o "$work/gpu.json" &&
+       step "cpudec-$d" nvdec.log "${run[@]}" --hwdec none -o "$work/cpu.json" &&
+       equal_json "$work/gpu.json" "$work/cpu.json"; then same=yes; fi
+    echo "| $d | $r | $same |" | tee -a "$out/nvdec.md"
+    [ $same = yes ] || failed+=("nvdec-parity-$d")
+  done
+  # NVDEC has no H.264 4:4:4: auto falls back to the CPU decoder and says so; cuda refuses.
+  local h444=(-r "$clips/parity/h264_444.mp4" -d "$clips/parity/h264_444.mp4" --backend cuda -q --json)
+  step fallback-auto nvdec.log "$bin/vq" "${h444[@]}" --hwdec auto -o "$work/auto.json"
+  grep -i -E 'decode|hwdec' "$work/auto.json" | tee -a "$out/nvdec.log"
+  if "$bin/vq" "${h444[@]}" --hwdec cuda -o "$work/refused.json" 2>&1 | tee -a "$out/nvdec.log"; then
+    failed+=(nvdec-cuda-must-refuse-444)
+  fi
+  # The 4K HEVC 10-bit pair, 200 frames, default VMAF on CUDA: frames/s end to end.
+  local bench=("$bin/vq" -r "$clips/bench/ref_3840x2160_hevc10.mp4" -d "$clips/bench/dist_3840x2160_hevc10.mp4"
+               --backend cuda -q --json)
+  echo "| 4K HEVC 10-bit, 200 frames, default VMAF, --backend cuda | wall s (median of 3) | frames/s |" | tee -a "$out/nvdec.md"
+  echo "|---|---|---|" | tee -a "$out/nvdec.md"
+  for hwdec in cuda none; do
+    local t; t=$(median3 "${bench[@]}" --hwdec $hwdec -o "$work/bench_$hwdec.json") || { failed+=("nvdec-bench-$hwdec"); continue; }
+    awk -v h="$hwdec" -v t="$t" 'BEGIN {printf "| --hwdec %s | %.2f | %.0f |\n", h, t, 200 / t}' | tee -a "$out/nvdec.md"
+  done
+  equal_json "$work/bench_cuda.json" "$work/bench_none.json" && echo "4K outputs equal: yes" | tee -a "$out/nvdec.md" ||
+    { echo "4K outputs equal: NO" | tee -a "$out/nvdec.md"; failed+=(nvdec-bench-outputs); }
+  grep -i -E -A3 'decode' "$work/bench_cuda.json" | head -20 | tee -a "$out/nvdec.log"
 }
 
 run_profile() {
@@ -338,9 +388,10 @@ for mode in "${modes[@]}"; do
     vmaf) run_vmaf_bench ;;
     models) run_models_bench ;;
     ladder) run_ladder_bench ;;
+    nvdec) run_nvdec ;;
     natural) run_natural_bench ;;
     profile) run_profile ;;
-    *) echo "device_round.sh: unknown mode '$mode' (build, tests, sanitize, bench, vmaf, models, natural, ladder, profile, memcheck or all)" >&2; exit 2 ;;
+    *) echo "device_round.sh: unknown mode '$mode' (build, tests, sanitize, bench, vmaf, models, natural, ladder, nvdec, profile, memcheck or all)" >&2; exit 2 ;;
   esac
 done
 if [ ${#failed[@]} -gt 0 ]; then

@@ -15,6 +15,9 @@
 #                                           Benchmark, libpng, zlib) and the
 #                                           data; device_round.sh build then builds there on every
 #                                           core (this machine has two)
+#   scripts/prepare_device.sh --clips DIR   (with either form, first) also pack the encoded clips
+#                                           of scripts/make_codec_clips.sh DIR as .device/clips,
+#                                           for the GPU decoding tests and device_round.sh nvdec
 #   scripts/prepare_device.sh --ffmpeg      (with either form, first) with FFmpeg: the minimal
 #                                           shared FFmpeg of scripts/build_device_ffmpeg.sh
 #                                           (containers, software decoders, NVDEC; built once
@@ -26,10 +29,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 shared=${VQ_SHARED_DIR:-../shared}
 natural=""
+clips=""
 ffmpeg=""
 while true; do
   case "${1:-}" in
     --natural) natural=$(realpath "$2"); shift 2 ;;
+    --clips) clips=$(realpath "$2"); shift 2 ;;
     --ffmpeg) ffmpeg=build-device-ffmpeg; shift ;;
     *) break ;;
   esac
@@ -44,6 +49,13 @@ pack_natural() {
   [ -n "$natural" ] || return 0
   mkdir -p .device/bench
   for clip in "$natural"/natural_*.seed.y4m; do xz -T2 -6 -c "$clip" > ".device/bench/$(basename "$clip").xz"; done
+}
+
+# Encoded clips (the GPU machine has no encoder), as they are: they are compressed already.
+pack_clips() {
+  [ -n "$clips" ] || return 0
+  mkdir -p .device/clips
+  cp -r "$clips"/parity "$clips"/bench .device/clips/
 }
 
 pack_data() {
@@ -74,6 +86,7 @@ if [ "${1:-}" = --build-there ]; then
   [ -n "$ffmpeg" ] && cp -a "$ffmpeg" .device/ffmpeg
   pack_data
   pack_natural
+  pack_clips
   echo "carry: .device $(du -sh .device | cut -f1) (limit 64 MiB with the tree)"
   exit 0
 fi
@@ -109,6 +122,7 @@ ldd .device/bin/* |
   while read -r library; do cp -L "$library" .device/lib/; done
 pack_data
 pack_natural
+pack_clips
 
 echo "carry: .device $(du -sh .device | cut -f1) (limit 64 MiB with the tree)"
 ls .device/lib

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# make_codec_clips.sh — encodes the clips that GPU decoding is checked and timed on, for the GPU
+# machine, which has no encoder (prepare_device.sh --clips DIR packs them as .device/clips):
+#
+#   parity/  small clips (576x324, 24 frames of ffmpeg's testsrc2 with temporal noise), one per
+#            codec and bit depth NVDEC decodes (H.264 8-bit, HEVC 8 and 10-bit, VP9 8 and 10-bit,
+#            AV1 8 and 10-bit), plus H.264 4:4:4, which NVDEC cannot decode (the CPU fallback)
+#   bench/   a 4K HEVC 10-bit reference and distorted clip of 200 frames (CRF 29 and 34, a fixed noise pattern), the
+#            end-to-end figure of issue 24
+#
+#   scripts/make_codec_clips.sh DEST [--no-bench]
+#
+# Needs the ffmpeg binary with libx264, libx265, libvpx-vp9 and libsvtav1 (Debian's has them).
+# Existing clips are kept.
+set -euo pipefail
+dest=${1:?usage: make_codec_clips.sh DEST [--no-bench]}
+bench=yes; [ "${2:-}" = --no-bench ] && bench=no
+mkdir -p "$dest/parity" "$dest/bench"
+
+# The noise: temporal on the small clips, so that every frame carries residuals; a fixed pattern
+# on the 4K clips, which keeps them small enough to carry to the GPU machine (11 and 4 MB).
+noise=alls=8:allf=t+u
+encode() {  # out testsrc2-size frames ffmpeg-output-options...
+  local out=$1 size=$2 frames=$3; shift 3
+  [ -s "$out" ] && return
+  SVT_LOG=1 ffmpeg -hide_banner -nostdin -loglevel error -y \
+    -f lavfi -i "testsrc2=size=$size:rate=24,noise=$noise" -frames:v "$frames" "$@" "$out.part.${out##*.}"
+  mv "$out.part.${out##*.}" "$out"
+}
+
+small=576x324
+parity=$dest/parity
+encode "$parity/h264_8bit.mp4" $small 24 -pix_fmt yuv420p -c:v libx264 -preset veryfast -crf 28 -bf 3
+encode "$parity/h264_444.mp4" $small 24 -pix_fmt yuv444p -c:v libx264 -preset veryfast -crf 28
+encode "$parity/hevc_8bit.mkv" $small 24 -pix_fmt yuv420p -c:v libx265 -preset ultrafast -x265-params crf=28:bframes=3:log-level=error
+encode "$parity/hevc_10bit.mkv" $small 24 -pix_fmt yuv420p10le -c:v libx265 -preset ultrafast -x265-params crf=28:bframes=3:log-level=error
+encode "$parity/vp9_8bit.webm" $small 24 -pix_fmt yuv420p -c:v libvpx-vp9 -deadline realtime -cpu-used 8 -crf 35 -b:v 0
+encode "$parity/vp9_10bit.webm" $small 24 -pix_fmt yuv420p10le -c:v libvpx-vp9 -profile:v 2 -deadline realtime -cpu-used 8 -crf 35 -b:v 0
+encode "$parity/av1_8bit.mkv" $small 24 -pix_fmt yuv420p -c:v libsvtav1 -preset 12 -crf 40
+encode "$parity/av1_10bit.mkv" $small 24 -pix_fmt yuv420p10le -c:v libsvtav1 -preset 12 -crf 40
+
+if [ $bench = yes ]; then
+  noise=alls=6:allf=u
+  hevc10=(-pix_fmt yuv420p10le -c:v libx265 -preset ultrafast)
+  encode "$dest/bench/ref_3840x2160_hevc10.mp4" 3840x2160 200 "${hevc10[@]}" -x265-params crf=29:log-level=error
+  encode "$dest/bench/dist_3840x2160_hevc10.mp4" 3840x2160 200 "${hevc10[@]}" -x265-params crf=34:log-level=error
+fi
+ls -la "$dest"/parity "$dest"/bench

@@ -27,6 +27,7 @@
 #             models, 1080p and 4K, 1, 2 and every thread
 #   ladder    one reference against six distorted inputs on CUDA: one run with six -d against six
 #             separate runs (whole process, median of 3) and their outputs compared, 1080p and 4K
+#             synthetic raw YUV, and six real 4K encodes when prepare_device.sh --clips packed them
 #   nvdec     GPU decoding (the clips prepare_device.sh --clips packed): the driver's NVDEC
 #             library, every codec's CUDA run with --hwdec cuda against --hwdec none (outputs
 #             equal), the CPU fallback for H.264 4:4:4, and the 4K HEVC 10-bit pair's default VMAF
@@ -236,14 +237,49 @@ run_models_bench() {
   done
 }
 
-# Several encodes of one reference on CUDA: six distorted inputs (the synthetic distorted clip with
-# its frames rotated by 0..5, so each pairs differently with the reference), 200 frames, default
-# VMAF; one run with six -d against six separate runs, whole process, median of 3; every output of
-# the one run must equal its separate run's (fps aside).
+# ladder_row LABEL DIR REFERENCE DISTORTED... -- OPTION...: one reference against several
+# distorted inputs on CUDA: one run with every -d against a separate run each, whole process,
+# median of 3; every output of the one run must equal its separate run's (fps aside). Outputs go
+# to DIR/sep and DIR/one, named after the inputs.
+ladder_row() {
+  local label=$1 dir=$2 reference=$3; shift 3
+  local inputs=() options=()
+  while [ "$1" != -- ]; do inputs+=("$1"); shift; done
+  shift; options=("$@")
+  mkdir -p "$dir/sep" "$dir/one"
+  separate() {
+    for f in "${inputs[@]}"; do
+      local name; name=$(basename "$f"); name=${name%.*}
+      "$bin/vq" -r "$reference" -d "$f" "${options[@]}" -o "$dir/sep/$name.json" || return 1
+    done
+  }
+  together() { local d=(); for f in "${inputs[@]}"; do d+=(-d "$f"); done; "$bin/vq" -r "$reference" "${d[@]}" "${options[@]}" -o "$dir/one/"; }
+  local t_sep=() t_one=()
+  for _ in 1 2 3; do
+    local a b c; a=$(date +%s.%N); separate; b=$(date +%s.%N); together; c=$(date +%s.%N)
+    t_sep+=("$(awk -v a="$a" -v b="$b" 'BEGIN {print b - a}')"); t_one+=("$(awk -v b="$b" -v c="$c" 'BEGIN {print c - b}')")
+  done
+  # One upload of each reference frame for every input: the transfer counters of one run.
+  VQ_DEBUG_TRANSFERS=1 together 2>&1 | grep -E "cuda transfers|decode" | tee -a "$out/ladder.log"
+  local equal=yes
+  for f in "${inputs[@]}"; do
+    local name; name=$(basename "$f"); name=${name%.*}
+    equal_json "$dir/sep/$name.json" "$dir/one/$name.json" || equal=no
+  done
+  local s o; s=$(printf '%s\n' "${t_sep[@]}" | sort -g | sed -n 2p); o=$(printf '%s\n' "${t_one[@]}" | sort -g | sed -n 2p)
+  awk -v z="$label" -v n="${#inputs[@]}" -v s="$s" -v o="$o" -v e="$equal" \
+    'BEGIN {printf "| %s | %d | %.2f | %.2f | %.2f | %s |\n", z, n, s, o, o / s, e}' | tee -a "$out/ladder.md"
+  [ "$equal" = yes ] || failed+=("ladder-outputs-$label")
+}
+
+# Several encodes of one reference on CUDA, default VMAF: six synthetic distorted inputs (the
+# textured distorted clip with its frames rotated by 0..5, so each pairs differently with the
+# reference; 200 raw frames) at 1080p and 4K, then, when prepare_device.sh --clips packed them, six
+# real 4K encodes of an H.264 reference (H.264, HEVC, AV1: make_codec_clips.sh's ladder/).
 run_ladder_bench() {
   local dir=$scratch/ladder; mkdir -p "$dir"
-  echo "| size | six separate runs s | one run, six -d s | ratio | outputs equal |" | tee -a "$out/ladder.md"
-  echo "|---|---|---|---|---|" | tee -a "$out/ladder.md"
+  echo "| inputs | encodes | separate runs s | one run, every -d s | ratio | outputs equal |" | tee -a "$out/ladder.md"
+  echo "|---|---|---|---|---|---|" | tee -a "$out/ladder.md"
   for size in 1920x1080 3840x2160; do
     local w=${size%x*} h=${size#*x} frame=$(( ${size%x*} * ${size#*x} * 3 / 2 ))
     "$bin/vq-synth" --scene mixed --size "$size" --frames 20 --ref "$dir/ref.20" --dist "$dir/dist.20" > /dev/null
@@ -254,27 +290,15 @@ run_ladder_bench() {
       { tail -c +$((k * frame + 1)) "$dir/dist.yuv"; head -c $((k * frame)) "$dir/dist.yuv"; } > "$dir/d$k.yuv"
       inputs+=("$dir/d$k.yuv")
     done
-    local io=(-w "$w" -h "$h" -p 420 -b 8 -q --backend cuda --json)
-    separate() { for k in 0 1 2 3 4 5; do "$bin/vq" -r "$dir/ref.yuv" -d "$dir/d$k.yuv" "${io[@]}" -o "$dir/sep/d$k.json" || return 1; done; }
-    together() { local d=(); for f in "${inputs[@]}"; do d+=(-d "$f"); done; "$bin/vq" -r "$dir/ref.yuv" "${d[@]}" "${io[@]}" -o "$dir/one/"; }
-    mkdir -p "$dir/sep" "$dir/one"
-    local t_sep=() t_one=()
-    for _ in 1 2 3; do
-      local a b c; a=$(date +%s.%N); separate; b=$(date +%s.%N); together; c=$(date +%s.%N)
-      t_sep+=("$(awk -v a="$a" -v b="$b" 'BEGIN {print b - a}')"); t_one+=("$(awk -v b="$b" -v c="$c" 'BEGIN {print c - b}')")
-    done
-    # One upload of each reference frame for the six inputs: the transfer counters of one run.
-    VQ_DEBUG_TRANSFERS=1 together 2>&1 | grep "cuda transfers" | tee -a "$out/ladder.log"
-    local equal=yes
-    for k in 0 1 2 3 4 5; do
-      equal_json "$dir/sep/d$k.json" "$dir/one/d$k.json" || equal=no
-    done
-    local s o; s=$(printf '%s\n' "${t_sep[@]}" | sort -g | sed -n 2p); o=$(printf '%s\n' "${t_one[@]}" | sort -g | sed -n 2p)
-    awk -v z="$size" -v s="$s" -v o="$o" -v e="$equal" 'BEGIN {printf "| %s | %.2f | %.2f | %.2f | %s |\n", z, s, o, o / s, e}' |
-      tee -a "$out/ladder.md"
-    [ "$equal" = yes ] || failed+=("ladder-outputs-$size")
+    ladder_row "$size synthetic, raw YUV" "$dir" "$dir/ref.yuv" "${inputs[@]}" -- \
+      -w "$w" -h "$h" -p 420 -b 8 -q --backend cuda --json
     rm -rf "$dir"/*
   done
+  local encodes=$PWD/.device/clips/ladder
+  [ -f "$encodes/ref.mp4" ] || return 0
+  ladder_row "3840x2160 x264 reference, 48 frames" "$dir" "$encodes/ref.mp4" \
+    "$encodes"/h264_*.mp4 "$encodes"/hevc_*.mp4 "$encodes"/av1_*.mkv -- -q --backend cuda --json
+  rm -rf "$dir"/*
 }
 
 # The CPU at 1, 2 and every thread beside the reference CLI, on seed clips of natural-looking

@@ -5,17 +5,19 @@
 #   parity/  small clips (576x324, 24 frames of ffmpeg's testsrc2 with temporal noise), one per
 #            codec and bit depth NVDEC decodes (H.264 8-bit, HEVC 8 and 10-bit, VP9 8 and 10-bit,
 #            AV1 8 and 10-bit), plus H.264 4:4:4, which NVDEC cannot decode (the CPU fallback)
-#   bench/   a 4K HEVC 10-bit reference and distorted clip of 200 frames (CRF 29 and 34, a fixed noise pattern), the
-#            end-to-end figure of issue 24
+#   bench/   a 4K HEVC 10-bit reference and distorted clip of 200 frames (CRF 29 and 34, a fixed
+#            noise pattern), the end-to-end figure of issue 24
+#   ladder/  a 4K H.264 reference (CRF 20, 48 frames) and six 4K encodes of it (H.264 CRF 26 and
+#            34, HEVC CRF 30 and 38, AV1 CRF 40 and 52): issue 22's codec comparison on the GPU
 #
-#   scripts/make_codec_clips.sh DEST [--no-bench]
+#   scripts/make_codec_clips.sh DEST [--no-bench]      (--no-bench: parity/ alone)
 #
 # Needs the ffmpeg binary with libx264, libx265, libvpx-vp9 and libsvtav1 (Debian's has them).
 # Existing clips are kept.
 set -euo pipefail
 dest=${1:?usage: make_codec_clips.sh DEST [--no-bench]}
 bench=yes; [ "${2:-}" = --no-bench ] && bench=no
-mkdir -p "$dest/parity" "$dest/bench"
+mkdir -p "$dest/parity" "$dest/bench" "$dest/ladder"
 
 # The noise: temporal on the small clips, so that every frame carries residuals; a fixed pattern
 # on the 4K clips, which keeps them small enough to carry to the GPU machine (11 and 4 MB).
@@ -44,5 +46,17 @@ if [ $bench = yes ]; then
   hevc10=(-pix_fmt yuv420p10le -c:v libx265 -preset ultrafast)
   encode "$dest/bench/ref_3840x2160_hevc10.mp4" 3840x2160 200 "${hevc10[@]}" -x265-params crf=29:log-level=error
   encode "$dest/bench/dist_3840x2160_hevc10.mp4" 3840x2160 200 "${hevc10[@]}" -x265-params crf=34:log-level=error
+  ladder=$dest/ladder
+  encode "$ladder/ref.mp4" 3840x2160 48 -pix_fmt yuv420p -c:v libx264 -preset veryfast -crf 20
+  rung() {  # name ffmpeg-output-options...
+    local out=$ladder/$1; shift
+    [ -s "$out" ] || ffmpeg -hide_banner -nostdin -loglevel error -y -i "$ladder/ref.mp4" "$@" "$out"
+  }
+  rung h264_crf26.mp4 -c:v libx264 -preset veryfast -crf 26
+  rung h264_crf34.mp4 -c:v libx264 -preset veryfast -crf 34
+  rung hevc_crf30.mp4 -c:v libx265 -preset ultrafast -x265-params crf=30:log-level=error
+  rung hevc_crf38.mp4 -c:v libx265 -preset ultrafast -x265-params crf=38:log-level=error
+  SVT_LOG=1 rung av1_crf40.mkv -c:v libsvtav1 -preset 12 -crf 40
+  SVT_LOG=1 rung av1_crf52.mkv -c:v libsvtav1 -preset 12 -crf 52
 fi
-ls -la "$dest"/parity "$dest"/bench
+ls -la "$dest"/*

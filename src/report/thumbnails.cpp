@@ -1,12 +1,10 @@
 #include "report/thumbnails.hpp"
 
-#include <png.h>
-
 #include <algorithm>
 #include <cmath>
-#include <csetjmp>
 #include <optional>
 
+#include "core/png.hpp"
 #include "report/banding_map.hpp"
 #include "vq/error.hpp"
 
@@ -77,10 +75,6 @@ RgbImage thumbnail_of_samples(const Picture& picture, int max_width) {
     return image;
 }
 
-void append_to_string(png_structp png, png_bytep data, png_size_t length) {
-    static_cast<std::string*>(png_get_io_ptr(png))->append(reinterpret_cast<char*>(data), length);
-}
-
 bool higher_is_worse(const std::string& name) { return name.starts_with("cambi"); }
 
 }  // namespace
@@ -91,25 +85,10 @@ RgbImage thumbnail_of(const Picture& picture, int max_width) {
 }
 
 std::string encode_png(const RgbImage& image) {
-    std::string bytes;
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
-    png_infop info = png ? png_create_info_struct(png) : nullptr;
-    volatile bool done = false;  // volatile: read after a longjmp
-    // libpng reports errors by longjmp: nothing with a destructor is made between here and it.
-    if (png && info && setjmp(png_jmpbuf(png)) == 0) {
-        png_set_write_fn(png, &bytes, append_to_string, nullptr);
-        png_set_IHDR(png, info, png_uint_32(image.width), png_uint_32(image.height), 8,
-                     PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
-                     PNG_FILTER_TYPE_DEFAULT);
-        png_write_info(png, info);
-        for (int y = 0; y < image.height; ++y)
-            png_write_row(png, image.pixels.data() + std::size_t(y) * image.width * 3);
-        png_write_end(png, nullptr);
-        done = true;
-    }
-    png_destroy_write_struct(&png, &info);
-    if (!done) throw runtime_error("the report's thumbnail could not be encoded as PNG");
-    return bytes;
+    std::optional<std::string> bytes =
+        vq::encode_png(image.pixels, image.width, image.height, PngColour::rgb);
+    if (!bytes) throw runtime_error("the report's thumbnail could not be encoded as PNG");
+    return std::move(*bytes);
 }
 
 std::string base64(std::string_view bytes) {

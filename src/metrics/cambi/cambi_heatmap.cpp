@@ -5,35 +5,27 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
+#include <string>
 #include <system_error>
+#include <vector>
 
 #include <fmt/format.h>
-#include <png.h>
 
+#include "core/png.hpp"
 #include "vq/error.hpp"
 
 namespace vq::cambi {
 namespace {
 
-// An 8-bit grayscale PNG; false on any failure. libpng reports errors by longjmp, so nothing
-// with a destructor lives between setjmp and the end of the writing.
-bool write_gray_png(const char* path, const std::uint8_t* pixels, int width, int height) {
+// An 8-bit grayscale PNG file; false on any failure.
+bool write_gray_png(const char* path, const std::vector<std::uint8_t>& pixels, int width,
+                    int height) {
+    const std::optional<std::string> bytes = encode_png(pixels, width, height, PngColour::gray);
+    if (!bytes) return false;
     std::FILE* file = std::fopen(path, "wb");
     if (!file) return false;
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
-    png_infop info = png ? png_create_info_struct(png) : nullptr;
-    volatile bool written = false;
-    if (png && info && setjmp(png_jmpbuf(png)) == 0) {
-        png_init_io(png, file);
-        png_set_IHDR(png, info, png_uint_32(width), png_uint_32(height), 8, PNG_COLOR_TYPE_GRAY,
-                     PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-        png_write_info(png, info);
-        for (int y = 0; y < height; ++y)
-            png_write_row(png, pixels + std::size_t(y) * std::size_t(width));
-        png_write_end(png, nullptr);
-        written = true;
-    }
-    png_destroy_write_struct(&png, &info);
+    const bool written = std::fwrite(bytes->data(), 1, bytes->size(), file) == bytes->size();
     return std::fclose(file) == 0 && written;
 }
 
@@ -114,7 +106,7 @@ void HeatmapWriter::write(std::uint64_t ticket) {
                        [&](float v) { return png_brightness(v, full_scale_); });
         const auto png = directory_ / fmt::format("cambi_heatmap_scale_{}_{}x{}_frame_{}.png", s,
                                                   width, height, index);
-        if (!file || !write_gray_png(png.c_str(), image.data(), width, height))
+        if (!file || !write_gray_png(png.c_str(), image, width, height))
             throw runtime_error(
                 fmt::format("cambi: cannot write heatmaps in '{}'", directory_.string()));
     }

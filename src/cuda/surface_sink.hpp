@@ -19,11 +19,12 @@ class SurfaceSink final : public DeviceSurfaceSink {
 public:
     explicit SurfaceSink(const Device& device);
 
-    int device() const override { return device_.ordinal(); }
+    void* context() const override { return context_; }
     Picture convert(const VideoFormat& format, const DeviceSurface& surface) const override;
 
 private:
     Device device_;
+    void* context_;  // the device's primary context, a CUcontext
     std::shared_ptr<DevicePool> pool_;
     // The reference's and the distorted input's readers convert on their own threads; one at a
     // time uses the stream and the event.

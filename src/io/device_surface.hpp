@@ -31,8 +31,10 @@ class DeviceSurfaceSink {
 public:
     virtual ~DeviceSurfaceSink() = default;
 
-    // The CUDA device ordinal the decoder must use (the one the sink's memory is on).
-    virtual int device() const = 0;
+    // The CUDA context (a CUcontext) the decoder must decode in: the runtime's primary context of
+    // the device the sink's memory is on, so that the surfaces' addresses are valid in vq's
+    // kernels.
+    virtual void* context() const = 0;
 
     // A device picture of `format` holding the surface's samples, planar and packed. Any thread;
     // when it returns the surface has been read and may be reused. Throws vq::Error (runtime).

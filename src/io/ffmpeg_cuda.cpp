@@ -55,21 +55,24 @@ const AVCodec* cuda_decoder(AVCodecID codec, std::string& why) {
     return nullptr;
 }
 
-BufferRefPtr open_cuda_device(int ordinal, std::string& why) {
+BufferRefPtr open_cuda_device(void* context, std::string& why) {
 #if VQ_WITH_CUDA
-    AVBufferRef* device = nullptr;
-    const std::string name = std::to_string(ordinal);
-    if (const int created = av_hwdevice_ctx_create(&device, AV_HWDEVICE_TYPE_CUDA, name.c_str(),
-                                                   nullptr, AV_CUDA_USE_PRIMARY_CONTEXT);
-        created < 0) {
-        why = fmt::format("FFmpeg cannot open CUDA device {}: {}", ordinal, error_text(created));
+    BufferRefPtr device(av_hwdevice_ctx_alloc(AV_HWDEVICE_TYPE_CUDA));
+    if (!device) {
+        why = "this FFmpeg was built without CUDA";
+        return nullptr;
+    }
+    auto& hardware = *reinterpret_cast<AVHWDeviceContext*>(device->data);
+    static_cast<AVCUDADeviceContext*>(hardware.hwctx)->cuda_ctx = static_cast<CUcontext>(context);
+    if (const int initialised = av_hwdevice_ctx_init(device.get()); initialised < 0) {
+        why = fmt::format("FFmpeg cannot use the CUDA device: {}", error_text(initialised));
         if (const std::string logged = take_logged_error(); !logged.empty())
             why += " (" + logged + ")";
         return nullptr;
     }
-    return BufferRefPtr(device);
+    return device;
 #else
-    (void)ordinal;
+    (void)context;
     why = "this FFmpeg module was built without CUDA";
     return nullptr;
 #endif

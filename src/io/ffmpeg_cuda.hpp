@@ -1,8 +1,8 @@
 // FFmpeg's CUDA hardware decoding (NVDEC through libavcodec's hwaccels), for the container source:
 // which decoder can use it, the device context, and a decoded frame's surface described for the
-// CUDA backend (io/device_surface.hpp). FFmpeg shares the CUDA runtime's primary context of the
-// device vq computes on (AV_CUDA_USE_PRIMARY_CONTEXT), so the surfaces' addresses are valid in
-// vq's kernels as they are.
+// CUDA backend (io/device_surface.hpp). FFmpeg decodes in the CUDA runtime's primary context of the
+// device vq computes on, handed to it as it is, so the surfaces' addresses are valid in vq's
+// kernels.
 #pragma once
 
 #include <memory>
@@ -28,9 +28,12 @@ using BufferRefPtr = std::unique_ptr<AVBufferRef, BufferRefDeleter>;
 // decoder, has none).
 const AVCodec* cuda_decoder(AVCodecID codec, std::string& why);
 
-// A CUDA device context on device `ordinal`, in the runtime's primary context; null with FFmpeg's
-// reason in `why` (no driver, no such device, FFmpeg built without CUDA).
-BufferRefPtr open_cuda_device(int ordinal, std::string& why);
+// An FFmpeg CUDA device context over `context` (a CUcontext: the runtime's primary context, which
+// FFmpeg then neither retains nor releases); null with FFmpeg's reason in `why` (no driver library
+// FFmpeg can load, FFmpeg built without CUDA). Not AV_CUDA_USE_PRIMARY_CONTEXT: FFmpeg 5.1 then
+// insists on setting the primary context's flags itself, and refuses one the runtime has already
+// made active, as vq's is by the time an input is decoded.
+BufferRefPtr open_cuda_device(void* context, std::string& why);
 
 // Makes an opened-to-be codec context decode into CUDA frames on `device`, and only so: a stream
 // the hwaccel refuses (H.264's 4:4:4 or 10-bit profiles) fails its first frame instead of being

@@ -154,7 +154,7 @@ public:
         if (!sink) return on_cpu(cpu_reason);
         std::string why;
         cuda_decoder_ = ffmpeg::cuda_decoder(codec_->codec_id, why);
-        if (cuda_decoder_) cuda_device_ = open_cuda_device(sink->device(), why);
+        if (cuda_decoder_) cuda_device_ = open_cuda_device(sink->context(), why);
         if (!cuda_device_) {
             cuda_decoder_ = nullptr;
             return on_cpu(why);

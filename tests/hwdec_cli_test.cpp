@@ -90,6 +90,18 @@ TEST(HwdecCli, AutoFallsBackToTheCpuDecoderWithoutAGpu) {
                                 {"--hwdec cuda", "vp9_8b.webm", "the backend is cpu"});
 }
 
+// Several distorted inputs share one device reference, which takes host pictures: they are decoded
+// on the CPU, and asking for the GPU's decoder is a usage error.
+TEST(HwdecCli, SeveralDistortedInputsRefuseHwdecCuda) {
+    VQ_REQUIRE_HWDEC_CLIPS(clips);
+    const fs::path dir = test::scratch_dir("many");
+    const auto result = test::run_vq(
+        "-r " + quoted(clips / "ref_8b.y4m") + " -d " + quoted(clips / "h264_8b.mp4") + " -d " +
+        quoted(clips / "vp9_8b.webm") + " --feature psnr --backend auto --hwdec cuda -q -o " +
+        quoted(dir / "out/"));
+    test::expect_one_line_error(result, 2, {"--hwdec cuda", "several distorted inputs"});
+}
+
 // On a GPU: VMAF's scores are the same bits whichever decoder read the distorted input, and the
 // pictures decoded on the GPU are read by the kernels where they are (no upload).
 class HwdecCliOnGpu : public testing::TestWithParam<const char*> {};

@@ -34,9 +34,10 @@ DecoderChooser::DecoderChooser(const Session& session, HardwareDecoding mode) : 
 
 std::string DecoderChooser::choose(FrameSource& source, const std::string& role,
                                    const std::string& cpu_reason) {
-    const bool kept = !cpu_reason.empty() || !sink_;
-    const DecoderChoice choice = source.choose_decoder(
-        kept ? nullptr : sink_, cpu_reason.empty() ? unavailable_ : cpu_reason);
+    // The session's reason first: --scale's matters only where the GPU could decode.
+    const bool kept = !sink_ || !cpu_reason.empty();
+    const DecoderChoice choice =
+        source.choose_decoder(kept ? nullptr : sink_, sink_ ? cpu_reason : unavailable_);
     if (choice.description.empty()) return {};
     if (mode_ == HardwareDecoding::cuda && !choice.on_device)
         throw runtime_error(

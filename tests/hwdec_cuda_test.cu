@@ -1,33 +1,21 @@
-// Decoding on the GPU (--hwdec) below the command line: the unpacking kernel on synthetic NV12,
-// P010 and planar 16-bit 4:4:4 surfaces (padded rows, junk below a P010 sample's bits), and the
-// pictures NVDEC decodes equal, byte for byte, the CPU decoder's of the same file, frame by frame.
+// Decoding on the GPU (--hwdec): the unpacking kernel on synthetic NV12, P010, P016 and planar
+// 4:4:4 surfaces (padded rows, junk below a 16-bit surface's sample bits). The decoders themselves:
+// hwdec_decode_test.cpp.
 #include <cstdint>
 #include <cstring>
-#include <filesystem>
-#include <optional>
 #include <random>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
-#include "cuda/device.hpp"
 #include "cuda/memory.hpp"
 #include "cuda/stream.hpp"
-#include "cuda/surface_sink.hpp"
 #include "cuda/surface_unpack.hpp"
 #include "cuda_test_support.hpp"
-#include "hwdec_test_support.hpp"
-#include "io/open_video.hpp"
 
 namespace vq::test {
 namespace {
-
-namespace fs = std::filesystem;
-
-std::unique_ptr<FrameSource> open_clip(const fs::path& path) {
-    return open_video(path.string(), {}).source;
-}
 
 struct UnpackCase {
     const char* name;
@@ -109,64 +97,6 @@ INSTANTIATE_TEST_SUITE_P(
                     UnpackCase{"yuv444p", {48, 32, 8, ChromaFormat::yuv444}, false, 1},
                     UnpackCase{"yuv444p16_10bit", {48, 32, 10, ChromaFormat::yuv444}, false, 2}),
     [](const auto& info) { return std::string(info.param.name); });
-
-// Every frame NVDEC decodes, downloaded, is the CPU decoder's picture of the same frame.
-class HwdecDecode : public testing::TestWithParam<const char*> {};
-
-TEST_P(HwdecDecode, DevicePicturesEqualCpuPictures) {
-    VQ_REQUIRE_CUDA();
-    VQ_REQUIRE_HWDEC_CLIPS(clips);
-    const fs::path path = clips / GetParam();
-    auto cpu = open_clip(path);
-    auto gpu = open_clip(path);
-    const auto sink = std::make_shared<cuda::SurfaceSink>(cuda::Device(0));
-    const DecoderChoice choice = gpu->choose_decoder(sink, "");
-    ASSERT_TRUE(choice.on_device) << choice.description;
-    EXPECT_NE(choice.description.find("via NVDEC (cuda)"), std::string::npos);
-    ASSERT_EQ(gpu->format(), cpu->format());
-    std::size_t frames = 0;
-    for (;; ++frames) {
-        std::optional<Picture> expected = cpu->next();
-        std::optional<Picture> decoded = gpu->next();
-        ASSERT_EQ(decoded.has_value(), expected.has_value()) << "frame " << frames;
-        if (!expected) break;
-        ASSERT_TRUE(decoded->on_device());
-        const std::vector<std::byte> downloaded =
-            cuda::to_host(decoded->data(), decoded->size_bytes());
-        ASSERT_EQ(std::memcmp(downloaded.data(), expected->data(), expected->size_bytes()), 0)
-            << "frame " << frames;
-    }
-    EXPECT_EQ(frames, 12u);
-}
-
-INSTANTIATE_TEST_SUITE_P(Codecs, HwdecDecode,
-                         testing::Values("h264_8b.mp4", "hevc_10b.mp4", "vp9_8b.webm",
-                                         "av1_8b.mkv"),
-                         [](const auto& info) {
-                             std::string name = info.param;
-                             return name.substr(0, name.find('.'));
-                         });
-
-// A stream NVDEC refuses (H.264 4:4:4) goes back to the CPU decoder from its first frame.
-TEST(HwdecDecodeRefusal, H264High444StaysOnTheCpu) {
-    VQ_REQUIRE_CUDA();
-    VQ_REQUIRE_HWDEC_CLIPS(clips);
-    const fs::path path = clips / "h264_444.mp4";
-    auto source = open_clip(path);
-    const DecoderChoice choice =
-        source->choose_decoder(std::make_shared<cuda::SurfaceSink>(cuda::Device(0)), "");
-    EXPECT_FALSE(choice.on_device);
-    EXPECT_NE(choice.description.find("h264 (CPU, NVDEC does not decode it"), std::string::npos)
-        << choice.description;
-    auto expected = open_clip(path);
-    for (std::size_t frame = 0; frame < 12; ++frame) {
-        const std::optional<Picture> picture = source->next();
-        const std::optional<Picture> cpu = expected->next();
-        ASSERT_TRUE(picture && cpu) << "frame " << frame;
-        EXPECT_FALSE(picture->on_device());
-        EXPECT_EQ(std::memcmp(picture->data(), cpu->data(), cpu->size_bytes()), 0) << frame;
-    }
-}
 
 }  // namespace
 }  // namespace vq::test

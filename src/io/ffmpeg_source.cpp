@@ -73,9 +73,7 @@ class Decoder final : public FfmpegSource {
 public:
     Decoder(std::string path, std::optional<std::span<const std::byte>> bytes,
             const DecodeOptions& options)
-        : path_(std::move(path)),
-          bytes_(bytes),
-          options_(options),
+        : path_(std::move(path)), bytes_(bytes), options_(options),
           allocator_(recycling_allocator()) {
         install_log_handler();
         take_logged_error();  // an earlier input's leftovers explain nothing here
@@ -503,7 +501,7 @@ private:
     std::string path_;
     std::optional<std::span<const std::byte>> bytes_;  // the input, when it is in memory
     DecodeOptions options_;
-    LogSink log_;  // outlives the contexts that log into it
+    LogSink log_;           // outlives the contexts that log into it
     Container container_;
     CodecContextPtr codec_;
     PacketPtr packet_;

@@ -1,7 +1,7 @@
 // Decoding on the GPU (--hwdec) below the command line: every picture NVDEC decodes, downloaded,
 // equals the CPU decoder's picture of the same frame of the same file, byte for byte (H.264 8-bit,
-// HEVC 10-bit, VP9, AV1); a stream NVDEC refuses (H.264 4:4:4) goes back to the CPU decoder from
-// its first frame. GPU tests: they skip without one (and in builds without CUDA).
+// HEVC, VP9 and AV1 8 and 10-bit); a stream NVDEC refuses (H.264 4:4:4) goes back to the CPU
+// decoder from its first frame. GPU tests: they skip without one (and in builds without CUDA).
 #include <cstring>
 #include <filesystem>
 #include <memory>
@@ -62,13 +62,14 @@ TEST_P(HwdecDecode, DevicePicturesEqualCpuPictures) {
         ASSERT_EQ(std::memcmp(downloaded.data(), expected->data(), expected->size_bytes()), 0)
             << "frame " << frames;
     }
-    EXPECT_EQ(frames, 12u);
+    EXPECT_EQ(frames, 24u);
 #endif
 }
 
 INSTANTIATE_TEST_SUITE_P(Codecs, HwdecDecode,
-                         testing::Values("h264_8b.mp4", "hevc_10b.mp4", "vp9_8b.webm",
-                                         "av1_8b.mkv"),
+                         testing::Values("h264_8bit.mp4", "hevc_8bit.mkv", "hevc_10bit.mkv",
+                                         "vp9_8bit.webm", "vp9_10bit.webm", "av1_8bit.mkv",
+                                         "av1_10bit.mkv"),
                          [](const auto& info) {
                              const std::string name = info.param;
                              return name.substr(0, name.find('.'));
@@ -85,7 +86,7 @@ TEST(HwdecDecodeRefusal, H264High444StaysOnTheCpu) {
     EXPECT_NE(choice.description.find("h264 (CPU, NVDEC does not decode it"), std::string::npos)
         << choice.description;
     auto expected = open_clip(path);
-    for (std::size_t frame = 0; frame < 12; ++frame) {
+    for (std::size_t frame = 0; frame < 24; ++frame) {
         const std::optional<Picture> picture = source->next();
         const std::optional<Picture> cpu = expected->next();
         ASSERT_TRUE(picture && cpu) << "frame " << frame;

@@ -1,5 +1,7 @@
-// The clips of the GPU-decoding tests (scripts/make_hwdec_clips.sh): made once per test process
-// with the ffmpeg binary, or taken from $VQ_HWDEC_CLIPS where there is no binary (the GPU machine).
+// The clips of the GPU-decoding tests: scripts/make_codec_clips.sh's parity/ folder (576x324, 24
+// frames: H.264 8-bit, HEVC, VP9 and AV1 8 and 10-bit, and H.264 4:4:4, which NVDEC cannot
+// decode), made once per test process with the ffmpeg binary, or taken from $VQ_HWDEC_CLIPS where
+// there is none (the GPU machine: .device/clips/parity, packed by prepare_device.sh --clips).
 #pragma once
 
 #include <cstdlib>
@@ -11,8 +13,9 @@
 
 namespace vq::test {
 
-// The folder holding ref_8b.y4m, ref_10b.y4m, h264_8b.mp4, hevc_10b.mp4, vp9_8b.webm, av1_8b.mkv
-// and h264_444.mp4; nullopt when neither $VQ_HWDEC_CLIPS nor the ffmpeg binary is there.
+// The folder holding h264_8bit.mp4, h264_444.mp4, hevc_8bit.mkv, hevc_10bit.mkv, vp9_8bit.webm,
+// vp9_10bit.webm, av1_8bit.mkv and av1_10bit.mkv; nullopt when neither $VQ_HWDEC_CLIPS nor the
+// ffmpeg binary is there.
 inline std::optional<std::filesystem::path> hwdec_clips() {
     static const std::optional<std::filesystem::path> clips =
         []() -> std::optional<std::filesystem::path> {
@@ -20,11 +23,11 @@ inline std::optional<std::filesystem::path> hwdec_clips() {
             return std::filesystem::path(given);
         if (!have_ffmpeg_binary()) return std::nullopt;
         const std::filesystem::path dir = scratch_dir("hwdec_clips");
-        const auto made =
-            run_shell(std::string(VQ_SOURCE_DIR) + "/scripts/make_hwdec_clips.sh " + quoted(dir));
+        const auto made = run_shell(std::string(VQ_SOURCE_DIR) + "/scripts/make_codec_clips.sh " +
+                                    quoted(dir) + " --no-bench");
         EXPECT_EQ(made.exit_code, 0) << made.output;
         if (made.exit_code != 0) return std::nullopt;
-        return dir;
+        return dir / "parity";
     }();
     return clips;
 }

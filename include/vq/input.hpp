@@ -24,6 +24,16 @@ struct InputSpec {
     unsigned decode_threads = 0;  // FFmpeg decoder threads; 0 lets FFmpeg pick (about one per core)
 };
 
+// --hwdec: what decodes container inputs (H.264, HEVC, VP9, AV1 ...) when the features run on
+// CUDA. The GPU's decoder (NVDEC, through FFmpeg) hands its pictures to the kernels in device
+// memory; its pictures are the CPU decoder's, sample for sample.
+enum class HardwareDecoding {
+    automatic,  // the GPU where the backend is CUDA alone, the codec has FFmpeg's CUDA decoding and
+                // the first frame decodes so; otherwise the CPU, and the run notes why
+    cuda,       // the GPU, or the run fails with the reason
+    none,       // the CPU
+};
+
 // --scale WxH[:filter]: the distorted video brought to the reference's size, as the usual
 // "ffmpeg -vf scale=W:H:flags=bicubic ... libvmaf" pipeline does (libswscale, bicubic by default).
 struct ScaleSpec {

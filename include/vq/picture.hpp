@@ -4,6 +4,10 @@
 // Cb, then Cr, each row tightly packed), so a reader fills a frame with one read and the CUDA
 // backend uploads it with one copy. Samples are uint8_t for 8-bit video and little-endian uint16_t
 // for 9..16 bits. Chroma planes of odd-sized 4:2:0 / 4:2:2 video have ceil-size dimensions.
+//
+// A picture decoded on the GPU (--hwdec) keeps that layout in device memory instead: only the CUDA
+// backend, which computes every feature of its run, is given one; nothing reads its samples on
+// the host.
 #pragma once
 
 #include <array>
@@ -66,16 +70,20 @@ using FrameBuffer = std::shared_ptr<std::byte[]>;
 // readers fill whatever it hands them.
 using BufferAllocator = std::function<FrameBuffer(std::size_t bytes)>;
 
+// Where a picture's buffer lives.
+enum class Residence { host, device };
+
 class Picture {
 public:
     Picture() = default;
-    Picture(const VideoFormat& format, FrameBuffer buffer);
+    Picture(const VideoFormat& format, FrameBuffer buffer, Residence residence = Residence::host);
 
     // Allocates an ordinary (pageable, zero-filled) buffer of format.frame_bytes().
     static Picture allocate(const VideoFormat& format);
 
     const VideoFormat& format() const { return format_; }
     bool empty() const { return !buffer_; }
+    bool on_device() const { return residence_ == Residence::device; }
     std::byte* data() { return buffer_.get(); }
     const std::byte* data() const { return buffer_.get(); }
     std::size_t size_bytes() const { return format_.frame_bytes(); }
@@ -94,6 +102,7 @@ public:
 private:
     VideoFormat format_;
     FrameBuffer buffer_;
+    Residence residence_ = Residence::host;
 };
 
 // How many earlier reference pictures a frame pair can carry (motion's five-frame window needs 2).

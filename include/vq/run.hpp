@@ -37,6 +37,7 @@ struct Job {
     InputSpec reference;
     InputSpec distorted;
     std::optional<ScaleSpec> scale;  // scale the distorted pictures to this size
+    HardwareDecoding hwdec = HardwareDecoding::automatic;
     FrameRange frames;
     // Requested in libvmaf's order: the models' features first, then `features` in order.
     std::vector<std::string> models;  // --model strings (Session::add_model)
@@ -113,8 +114,9 @@ struct InputOutcome {
 // the error, and the others go on. job.session.threads (0: one per core) are shared out among the
 // inputs' sessions, at least one each. The observer's notes name the inputs they are about;
 // inputs_progress() gives the frames at least one input was handed and each input's state.
-// Throws vq::Error for what fails every input: a bad request, no inputs, a reference that cannot
-// be read.
+// Every input is decoded on the CPU whatever job.hwdec says (HardwareDecoding::cuda is a usage
+// error). Throws vq::Error for what fails every input: a bad request, no inputs, a reference that
+// cannot be read.
 std::vector<InputOutcome> run_many(const Job& job, const std::vector<DistortedInput>& inputs,
                                    RunObserver& observer);
 

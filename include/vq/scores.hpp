@@ -79,6 +79,10 @@ public:
     double fps() const { return fps_; }
     int width() const { return width_; }
     int height() const { return height_; }
+    // Which decoder read each container input (--hwdec): {"distorted", "hevc via NVDEC (cuda)"},
+    // {"reference", "h264 (CPU, the backend is cpu)"}; empty for sessions fed by their caller and
+    // inputs that decode nothing (Y4M, raw YUV).
+    const std::vector<std::pair<std::string, std::string>>& decoders() const { return decoders_; }
 
 private:
     friend struct detail::ScoreTableFiller;
@@ -96,6 +100,7 @@ private:
     std::size_t subsample_ = 1;
     std::vector<FeatureReceipt> receipts_;
     std::string backend_used_;
+    std::vector<std::pair<std::string, std::string>> decoders_;
     double fps_ = 0;
     int width_ = 0;
     int height_ = 0;

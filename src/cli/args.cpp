@@ -36,6 +36,18 @@ Backend parse_backend(const std::string& text) {
     throw usage_error(fmt::format("--backend: expected cpu, cuda or auto, got '{}'", text));
 }
 
+HardwareDecoding parse_hwdec(const std::string& text, Backend backend) {
+    if (text == "auto") return HardwareDecoding::automatic;
+    if (text == "none") return HardwareDecoding::none;
+    if (text != "cuda")
+        throw usage_error(fmt::format("--hwdec: expected auto, cuda or none, got '{}'", text));
+    if (backend == Backend::cpu)
+        throw usage_error(
+            "--hwdec cuda needs --backend cuda or auto: the CPU backend takes no "
+            "pictures decoded on the GPU");
+    return HardwareDecoding::cuda;
+}
+
 // --feature, --model and the presets in command-line order: a preset expands where it stands
 // (spec/cli-and-output.md §5.3).
 void collect_requests(const CLI::App& app, const std::vector<std::string>& features,
@@ -75,7 +87,7 @@ Arguments parse_arguments(int argc, char** argv) {
     app.add_flag("--help", args.help, "print this help and exit");
 
     unsigned threads = 0, subsample = 1, frame_cnt = 0, skip_ref = 0, skip_dist = 0;
-    std::string precision = "legacy", backend = "cpu";
+    std::string precision = "legacy", backend = "cpu", hwdec = "auto";
     int gpu = 0;
     bool json = false, xml = false, csv = false, sub = false;
     bool& no_prediction = args.no_prediction;
@@ -150,6 +162,9 @@ Arguments parse_arguments(int argc, char** argv) {
     app.add_flag("-v,--version", args.version, "print the version and exit");
     app.add_option("--backend", backend, "cpu, cuda or auto (cuda when a usable GPU is present)");
     app.add_option("--gpu", gpu, "CUDA device ordinal")->check(CLI::NonNegativeNumber);
+    app.add_option("--hwdec", hwdec,
+                   "decode H.264, HEVC, VP9 and AV1 inputs on the GPU (NVDEC) for the CUDA "
+                   "backend: auto (where it can), cuda (or fail) or none");
     app.add_option("--precision", precision,
                    "number format: legacy (libvmaf's), max (%.17g) or N (%.Ng)");
     app.add_flag("--list-features", args.list_features,
@@ -186,6 +201,7 @@ Arguments parse_arguments(int argc, char** argv) {
     collect_requests(app, features, models, aom_ctc, nflx_ctc, args);
     args.number_style = parse_precision(precision);
     args.session.backend = parse_backend(backend);
+    args.hwdec = parse_hwdec(hwdec, args.session.backend);
     args.session.threads = threads;
     // More decoder threads than cores only take turns on them (and each holds frames).
     args.decode_threads = std::min(args.decode_threads, hardware_threads());

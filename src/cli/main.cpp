@@ -191,6 +191,7 @@ Job file_job(const Arguments& args, const DistortedArgument& distorted) {
     job.reference = {args.reference, raw_format(args), args.decode_threads};
     job.distorted = {distorted.path, raw_format(args), args.decode_threads};
     job.scale = distorted.scale ? distorted.scale : args.scale;
+    job.hwdec = args.hwdec;
     job.frames = args.loop;
     job.models = args.models;
     job.predict_models = !args.no_prediction;

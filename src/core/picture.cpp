@@ -60,8 +60,8 @@ std::ostream& operator<<(std::ostream& out, const VideoFormat& format) {
     return out << describe(format);
 }
 
-Picture::Picture(const VideoFormat& format, FrameBuffer buffer)
-    : format_(format), buffer_(std::move(buffer)) {}
+Picture::Picture(const VideoFormat& format, FrameBuffer buffer, Residence residence)
+    : format_(format), buffer_(std::move(buffer)), residence_(residence) {}
 
 Picture Picture::allocate(const VideoFormat& format) {
     return Picture(format, FrameBuffer(new std::byte[format.frame_bytes()]()));

@@ -20,6 +20,10 @@ struct ScoreTableFiller {
         table.backend_used_ = std::move(backends);
     }
     static void set_fps(ScoreTable& table, double fps) { table.fps_ = fps; }
+    static void set_decoders(ScoreTable& table,
+                             std::vector<std::pair<std::string, std::string>> decoders) {
+        table.decoders_ = std::move(decoders);
+    }
     static void set_size(ScoreTable& table, int width, int height) {
         table.width_ = width;
         table.height_ = height;

@@ -10,7 +10,8 @@
 // streams are in-order, so features may reuse their scratch from frame to frame.
 //
 // In a many-input run the reference comes from a SharedDeviceReference instead of the slot: one
-// upload per frame for every input's executor.
+// upload per frame for every input's executor. A picture decoded on the GPU (--hwdec, the sink
+// below) is not copied at all: the kernels read it where it is, held until its frame is done.
 #include <algorithm>
 #include <cstdlib>
 #include <iostream>
@@ -25,9 +26,10 @@
 #include "cuda/cuda_feature.hpp"
 #include "cuda/device.hpp"
 #include "cuda/memory.hpp"
-#include "cuda/pinned_pool.hpp"
+#include "cuda/frame_pool.hpp"
 #include "cuda/shared_device_reference.hpp"
 #include "cuda/stream.hpp"
+#include "cuda/surface_sink.hpp"
 #include "cuda/transfer_counter.hpp"
 #include "io/frame_source.hpp"
 #include "vq/error.hpp"
@@ -66,7 +68,8 @@ public:
           shared_reference_(upload_reference ? std::move(shared_reference) : nullptr),
           device_results_(layout_.total * ring_size),
           host_results_(layout_.total * ring_size),
-          pool_(PinnedPool::create(device_)) {
+          pool_(PinnedPool::create(device_)),
+          sink_(std::make_shared<SurfaceSink>(device_)) {
         slots_.reserve(ring_size);
         for (std::size_t s = 0; s < ring_size; ++s) {
             Slot& slot = slots_.emplace_back();
@@ -95,6 +98,8 @@ public:
     BufferAllocator allocator() const override {
         return [pool = pool_](std::size_t bytes) { return pool->acquire(bytes); };
     }
+
+    std::shared_ptr<DeviceSurfaceSink> surface_sink() const override { return sink_; }
 
     void submit(std::size_t index, const FramePair& pair, const std::vector<bool>& run) override {
         Slot& slot = slots_[index % slots_.size()];
@@ -135,7 +140,8 @@ private:
         DeviceBuffer distorted;
         Event uploaded;
         Event done;
-        FramePair held;        // the host pictures, kept until the copies from them have finished
+        FramePair held;        // the pictures, kept until the copies from them (or, for device
+                               // pictures, the kernels reading them) have finished
         bool pending = false;  // work enqueued and not yet collected
     };
 
@@ -143,29 +149,35 @@ private:
         return (index % slots_.size()) * layout_.total;
     }
 
-    void upload(const DeviceBuffer& destination, const Picture& picture) {
-        copy_async(destination.data(), picture.data(), picture.size_bytes(), upload_.get());
+    // Where the kernels read `picture`: in place when it was decoded on the GPU (its decoding
+    // finished before it was handed out), else uploaded into the slot's `buffer`.
+    const std::byte* place(const DeviceBuffer& buffer, const Picture& picture) {
+        if (picture.on_device()) {
+            ++transfers_.device_pictures;
+            return picture.data();
+        }
+        copy_async(buffer.data(), picture.data(), picture.size_bytes(), upload_.get());
         transfers_.count_upload(picture.size_bytes());
+        return buffer.data();
     }
 
     void enqueue_frame(Slot& slot, std::size_t offset, const FramePair& pair,
                        const std::vector<bool>& run) {
         upload_.wait(
             slot.done.get());  // the slot's previous frame no longer reads its device frame
-        upload(slot.distorted, pair.distorted);
+        const std::byte* distorted = place(slot.distorted, pair.distorted);
         const std::byte* reference = nullptr;
         if (shared_reference_) {
             reference = shared_reference_->acquire(pair.index, pair.reference, upload_, compute_,
                                                    transfers_);
         } else if (upload_reference_) {
-            upload(slot.reference, pair.reference);
-            reference = slot.reference.data();
+            reference = place(slot.reference, pair.reference);
         }
         slot.uploaded.record(upload_);
         slot.held = upload_reference_ && !shared_reference_ ? pair : FramePair{{}, pair.distorted};
 
         compute_.wait(slot.uploaded.get());
-        const DeviceFrame frame{format_, reference, slot.distorted.data(), pair.index};
+        const DeviceFrame frame{format_, reference, distorted, pair.index};
         std::byte* device_area = device_results_.data() + offset;
         for (std::size_t k = 0; k < features_.size(); ++k)
             if (run[k])
@@ -190,6 +202,7 @@ private:
     PinnedBuffer host_results_;
     std::vector<Slot> slots_;
     std::shared_ptr<PinnedPool> pool_;
+    std::shared_ptr<SurfaceSink> sink_;
     TransferCounter transfers_;
 };
 

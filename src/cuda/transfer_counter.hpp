@@ -1,5 +1,6 @@
 // Counts host<->device copies, to show that each frame pair is uploaded once and each frame's
-// results come back in one readback. Printed at the end of a run when VQ_DEBUG_TRANSFERS=1.
+// results come back in one readback; pictures decoded on the GPU (--hwdec) are read where they are,
+// counted apart, with no upload. Printed at the end of a run when VQ_DEBUG_TRANSFERS=1.
 #pragma once
 
 #include <cstddef>
@@ -15,6 +16,7 @@ struct TransferCounter {
     std::size_t upload_bytes = 0;
     std::size_t readbacks = 0;
     std::size_t readback_bytes = 0;
+    std::size_t device_pictures = 0;
 
     void count_upload(std::size_t bytes) {
         ++uploads;
@@ -28,8 +30,8 @@ struct TransferCounter {
     std::string summary(int gpu) const {
         return fmt::format(
             "vq: cuda transfers on GPU {}: {} frames, {} uploads ({} bytes), {} readbacks ({} "
-            "bytes)",
-            gpu, frames, uploads, upload_bytes, readbacks, readback_bytes);
+            "bytes), {} device pictures read in place",
+            gpu, frames, uploads, upload_bytes, readbacks, readback_bytes, device_pictures);
     }
 };
 

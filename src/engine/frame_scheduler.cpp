@@ -53,6 +53,10 @@ BufferAllocator FrameScheduler::buffer_allocator() const {
     return {};
 }
 
+std::shared_ptr<DeviceSurfaceSink> FrameScheduler::surface_sink() const {
+    return executors_.size() == 1 ? executors_.front()->surface_sink() : nullptr;
+}
+
 ReadAheadPlan FrameScheduler::read_ahead_plan() const {
     ReadAheadPlan plan;
     for (const auto& executor : executors_) {

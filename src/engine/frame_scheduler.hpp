@@ -40,6 +40,9 @@ public:
                    const SharedReference& shared_reference);
 
     BufferAllocator buffer_allocator() const;
+    // The executor's sink for pictures decoded on the GPU when one executor takes every feature
+    // and takes device pictures (CUDA alone); null otherwise.
+    std::shared_ptr<DeviceSurfaceSink> surface_sink() const;
     ReadAheadPlan read_ahead_plan() const;
 
     // Submits frame pair.index (the next one) to every executor, each feature running where `run`

@@ -4,6 +4,8 @@
 #include <memory>
 #include <utility>
 
+#include "core/score_table_filler.hpp"
+#include "engine/decoder_choice.hpp"
 #include "engine/driver.hpp"
 #include "io/frame_source.hpp"
 #include "io/open_video.hpp"
@@ -11,6 +13,7 @@
 #include "vq/error.hpp"
 
 namespace vq {
+
 ScoreTable run(const Job& job, RunObserver& observer) {
     const auto note = [&observer](std::string line) { observer.note(line); };
     Session session(job.session);
@@ -21,6 +24,7 @@ ScoreTable run(const Job& job, RunObserver& observer) {
 
     OpenedInput distorted_input = open_input(job.distorted, note);
     std::unique_ptr<FrameSource> distorted = std::move(distorted_input.source);
+    FrameSource& decoded_distorted = *distorted;  // under --scale's wrapper, which owns it
     if (job.scale) distorted = scale_frames(std::move(distorted), *job.scale);
     std::unique_ptr<FrameSource> reference;
     if (needs_reference) {
@@ -32,16 +36,24 @@ ScoreTable run(const Job& job, RunObserver& observer) {
             observer.note(warning);
     }
     session.start(distorted->format());
-    observer.started(session.receipts(), distorted_input.frame_count);
     if (const auto allocator = session.buffer_allocator()) {
         distorted->set_allocator(allocator);
         if (reference) reference->set_allocator(allocator);
     }
+    DecoderChooser decoders(session, job.hwdec);
+    for (const std::string& line :
+         {decoders.choose(decoded_distorted, "distorted",
+                          job.scale ? "--scale scales pictures on the CPU" : ""),
+          reference ? decoders.choose(*reference, "reference") : std::string()})
+        if (!line.empty() && decoding_worth_noting(job)) observer.note(line);
+    observer.started(session.receipts(), distorted_input.frame_count);
     // As many frames ahead as the backends need to stay busy, no more: each costs its size.
     const ReadAheadPlan plan = session.read_ahead_plan();
     distorted = read_ahead(std::move(distorted), plan.frames, plan.threads);
     if (reference) reference = read_ahead(std::move(reference), plan.frames, plan.threads);
-    return run_frame_loop(session, reference.get(), *distorted, job.frames, observer);
+    ScoreTable table = run_frame_loop(session, reference.get(), *distorted, job.frames, observer);
+    detail::ScoreTableFiller::set_decoders(table, decoders.decoders());
+    return table;
 }
 
 }  // namespace vq

@@ -79,6 +79,9 @@ unsigned threads_per_input(unsigned threads, std::size_t inputs) {
 std::vector<InputOutcome> run_many(const Job& job, const std::vector<DistortedInput>& inputs,
                                    RunObserver& observer) {
     if (inputs.empty()) throw usage_error("no distorted input to score");
+    // Their shared device reference takes host pictures: every input is decoded on the CPU.
+    if (job.hwdec == HardwareDecoding::cuda)
+        throw usage_error("--hwdec cuda: several distorted inputs are decoded on the CPU");
     const auto note = [&observer](std::string line) { observer.note(line); };
     SessionConfig config = job.session;
     config.threads = threads_per_input(job.session.threads, inputs.size());

@@ -278,6 +278,10 @@ void SessionInternals::share_reference(Session& session, SharedReference shared)
     session.impl_->shared_reference = std::move(shared);
 }
 
+std::shared_ptr<DeviceSurfaceSink> SessionInternals::surface_sink(const Session& session) {
+    return session.impl_->scheduler ? session.impl_->scheduler->surface_sink() : nullptr;
+}
+
 std::size_t Session::frames_ready() const { return impl_->settled; }
 
 const ScoreTable& Session::scores() const {

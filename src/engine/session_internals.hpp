@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "engine/shared_reference.hpp"
+#include "io/device_surface.hpp"
 #include "vq/session.hpp"
 
 namespace vq {
@@ -15,6 +16,10 @@ struct SessionInternals {
     // same requests in the same order, and be pushed the same reference pictures frame by frame:
     // frame i to every one of them before frame i + 1 to any (vq::run_many's sessions).
     static void share_reference(Session& session, SharedReference shared);
+
+    // After start(): where inputs decoded on the GPU put their pictures, when the session's
+    // features all run on one executor that takes device pictures (CUDA); null otherwise.
+    static std::shared_ptr<DeviceSurfaceSink> surface_sink(const Session& session);
 };
 
 }  // namespace vq

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "feature/feature.hpp"
+#include "io/device_surface.hpp"
 #include "vq/backend.hpp"
 #include "vq/picture.hpp"
 #include "vq/session.hpp"
@@ -57,6 +58,10 @@ public:
 
     // Memory input frames should be read into; empty for ordinary memory.
     virtual BufferAllocator allocator() const { return {}; }
+
+    // Where inputs decoded on the GPU put their pictures, for an executor that takes device
+    // pictures (the CUDA one); null otherwise.
+    virtual std::shared_ptr<DeviceSurfaceSink> surface_sink() const { return nullptr; }
 };
 
 }  // namespace vq

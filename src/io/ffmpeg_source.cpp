@@ -16,6 +16,7 @@ extern "C" {
 #include <libavutil/pixdesc.h>
 }
 
+#include "io/ffmpeg_cuda.hpp"
 #include "io/ffmpeg_pixels.hpp"
 #include "io/ffmpeg_seek.hpp"
 #include "io/ffmpeg_util.hpp"
@@ -100,6 +101,14 @@ public:
     std::optional<Picture> next() override {
         return guarded([this]() -> std::optional<Picture> {
             if (!advance()) return std::nullopt;
+            if (sink_) {
+                std::string why;
+                const std::optional<DeviceSurface> surface = cuda_surface(*frame_, format_, why);
+                if (!surface) fail_frame(why);
+                Picture picture = sink_->convert(format_, *surface);
+                release_frame();  // the surface goes back to the decoder's pool
+                return picture;
+            }
             FrameBuffer buffer = allocator_(format_.frame_bytes());
             if (!buffer) throw std::bad_alloc();
             Picture picture(format_, std::move(buffer));
@@ -128,6 +137,40 @@ public:
 
     void set_allocator(BufferAllocator allocator) override {
         allocator_ = allocator ? std::move(allocator) : recycling_allocator();
+    }
+
+    // The GPU's decoder is tried from the start of the file: its first frame must decode, into a
+    // surface that holds the CPU decoder's picture format; otherwise the CPU decoder starts over.
+    DecoderChoice choose_decoder(const std::shared_ptr<DeviceSurfaceSink>& sink,
+                                 const std::string& cpu_reason) override {
+        if (index_ != 0 || !have_frame_ || failure_ || sink_)
+            throw std::logic_error("choose_decoder() after the first frame was taken");
+        const std::string codec = avcodec_get_name(codec_->codec_id);
+        const auto on_cpu = [&](const std::string& why) {
+            return DecoderChoice{false, fmt::format("{} (CPU, {})", codec, why)};
+        };
+        if (!sink) return on_cpu(cpu_reason);
+        std::string why;
+        cuda_decoder_ = ffmpeg::cuda_decoder(codec_->codec_id, why);
+        if (cuda_decoder_) cuda_device_ = open_cuda_device(sink->context(), why);
+        if (!cuda_device_) {
+            cuda_decoder_ = nullptr;
+            return on_cpu(why);
+        }
+        try {
+            restart_decoder();
+            cuda_surface(*frame_, format_, why);
+        } catch (const Error& error) {
+            why = error.what();
+        }
+        if (!why.empty()) {
+            cuda_decoder_ = nullptr;
+            cuda_device_.reset();
+            restart_decoder();
+            return on_cpu("NVDEC does not decode it: " + why);
+        }
+        sink_ = sink;
+        return {true, fmt::format("{} via NVDEC (cuda)", codec)};
     }
 
 private:
@@ -176,7 +219,8 @@ private:
         return std::nullopt;
     }
 
-    // Back to the state just after opening: the first frame decoded, nothing given out.
+    // Back to the state just after opening: the first frame decoded, nothing given out. The
+    // picture format stays the first opening's: a decoder chosen since must give the same.
     void restart() {
         codec_.reset();
         av_frame_unref(frame_.get());
@@ -185,6 +229,14 @@ private:
         take_logged_error();
         log_.take();
         open();
+    }
+
+    // restart() with the decoder chosen now, whose frames' pixel format (AV_PIX_FMT_CUDA for the
+    // GPU's) the later frames must keep.
+    void restart_decoder() {
+        pixel_format_ = AV_PIX_FMT_NONE;
+        restart();
+        pixel_format_ = frame_->format;
     }
 
     // --- opening -------------------------------------------------------------------------------
@@ -257,7 +309,7 @@ private:
 
     void open_decoder() {
         AVFormatContext* context = container_.format.get();
-        const AVCodec* decoder = nullptr;
+        const AVCodec* decoder = nullptr;  // the stream's CPU decoder
         const int best = av_find_best_stream(context, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0);
         if (best == AVERROR_STREAM_NOT_FOUND) fail_open("it has no video stream");
         if (best == AVERROR_DECODER_NOT_FOUND) {
@@ -276,6 +328,7 @@ private:
         for (unsigned i = 0; i < context->nb_streams; ++i)
             if (int(i) != best) context->streams[i]->discard = AVDISCARD_ALL;
 
+        if (cuda_decoder_) decoder = cuda_decoder_;
         codec_.reset(avcodec_alloc_context3(decoder));
         if (!codec_) throw std::bad_alloc();
         if (const int copied = avcodec_parameters_to_context(codec_.get(), stream_->codecpar);
@@ -288,6 +341,7 @@ private:
         codec_->thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE;
         // Checksums, where the codec has them (FFV1's slice CRCs), catch damaged frames.
         codec_->err_recognition |= AV_EF_CRCCHECK;
+        if (cuda_device_) decode_through_cuda(*codec_, *cuda_device_);
         if (const int opened = avcodec_open2(codec_.get(), decoder, nullptr); opened < 0)
             fail_open(fmt::format("cannot open the {} decoder", decoder->name), opened);
     }
@@ -465,6 +519,11 @@ private:
     bool count_is_exact_ = false;  // info_.frame_count is stored in the container, not estimated
     std::string cut_short_;        // what FFmpeg said on opening about the file stopping short
     std::exception_ptr failure_;
+    // Decoding on the GPU (choose_decoder): the decoder, FFmpeg's device and where the surfaces
+    // go; all null on the CPU.
+    const AVCodec* cuda_decoder_ = nullptr;
+    BufferRefPtr cuda_device_;
+    std::shared_ptr<DeviceSurfaceSink> sink_;
 };
 
 }  // namespace

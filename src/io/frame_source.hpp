@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "io/device_surface.hpp"
 #include "vq/picture.hpp"
 
 namespace vq {
@@ -37,6 +38,18 @@ public:
     // Where later frames' memory comes from (pinned staging memory for the CUDA backend). Call
     // before the first next(); the default is ordinary memory, reused once a frame is dropped.
     virtual void set_allocator(BufferAllocator allocator) = 0;
+
+    // Which decoder decodes the frames from here on (--hwdec). Given a sink, a container whose
+    // codec this FFmpeg decodes through CUDA, and whose first frame decodes so, decodes on the GPU
+    // into the sink's device pictures; otherwise, or without a sink, the CPU decodes it, and the
+    // choice says why (`cpu_reason` when there is no sink). Call before the first next(). Sources
+    // that decode nothing (Y4M, raw YUV) answer an empty description.
+    virtual DecoderChoice choose_decoder(const std::shared_ptr<DeviceSurfaceSink>& sink,
+                                         const std::string& cpu_reason) {
+        (void)sink;
+        (void)cpu_reason;
+        return {};
+    }
 };
 
 // Opens a YUV4MPEG2 file. Throws vq::Error naming the file for a missing/unreadable file, an

@@ -146,6 +146,19 @@ void write_receipt_notes(std::ostream& out, const ScoreTable& table) {
     out << "\n  }";
 }
 
+// vq's extension too, last: which decoder read each container input (--hwdec), e.g.
+// "input_decoders": {"distorted": "hevc via NVDEC (cuda)"}. Absent when no input was decoded.
+void write_input_decoders(std::ostream& out, const ScoreTable& table) {
+    const auto quoted = [](const std::string& text) { return nlohmann::json(text).dump(); };
+    const auto& decoders = table.decoders();
+    if (decoders.empty()) return;
+    out << ",\n  \"input_decoders\": {";
+    for (std::size_t d = 0; d < decoders.size(); ++d)
+        out << "\n    " << quoted(decoders[d].first) << ": " << quoted(decoders[d].second)
+            << (d + 1 < decoders.size() ? "," : "");
+    out << "\n  }";
+}
+
 }  // namespace
 
 void write_json(std::ostream& out, const ScoreTable& table, const NumberStyle& style,
@@ -159,6 +172,7 @@ void write_json(std::ostream& out, const ScoreTable& table, const NumberStyle& s
     write_aggregates(out, table, style);
     write_backend_receipt(out, table);
     write_receipt_notes(out, table);
+    write_input_decoders(out, table);
     write_shots(out, table, style, info.pooling);
     out << "\n}\n";
 }

@@ -1,0 +1,51 @@
+#include "cuda/surface_sink.hpp"
+
+#include <new>
+#include <utility>
+
+#include <cuda.h>
+
+#include "cuda/check.hpp"
+#include "cuda/surface_unpack.hpp"
+#include "vq/error.hpp"
+
+namespace vq::cuda {
+namespace {
+
+// The runtime's primary context of `device` as the driver API names it (made current, it is the
+// thread's current context). The driver's function is found through the runtime, so vq links no
+// driver library (a machine without a GPU still runs vq).
+void* primary_context(const Device& device) {
+    device.make_current();
+    void* function = nullptr;
+    cudaDriverEntryPointQueryResult found{};
+    VQ_CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &function, 12000,
+                                                   cudaEnableDefault, &found));
+    CUcontext context = nullptr;
+    if (found != cudaDriverEntryPointSuccess || !function ||
+        reinterpret_cast<CUresult (*)(CUcontext*)>(function)(&context) != CUDA_SUCCESS || !context)
+        throw runtime_error(
+            "the CUDA driver does not name the runtime's context (cuCtxGetCurrent)");
+    return context;
+}
+
+}  // namespace
+
+SurfaceSink::SurfaceSink(const Device& device)
+    : device_(device), context_(primary_context(device)), pool_(DevicePool::create(device)) {}
+
+Picture SurfaceSink::convert(const VideoFormat& format, const DeviceSurface& surface) const {
+    device_.make_current();  // a reader's thread
+    FrameBuffer buffer = pool_->acquire(format.frame_bytes());
+    if (!buffer) throw std::bad_alloc();
+    std::lock_guard lock(mutex_);
+    // FFmpeg queued its copy of the decoded picture into the surface on its device context's
+    // stream (the legacy default stream when it has none), in the same primary context.
+    decoded_.record(surface.stream ? static_cast<cudaStream_t>(surface.stream) : cudaStreamLegacy);
+    stream_.wait(decoded_.get());
+    unpack_surface(surface, format, buffer.get(), stream_.get());
+    stream_.synchronize();
+    return Picture(format, std::move(buffer), Residence::device);
+}
+
+}  // namespace vq::cuda

@@ -1,0 +1,36 @@
+// The CUDA executor's DeviceSurfaceSink (io/device_surface.hpp): each surface the GPU's decoder
+// gives is unpacked (surface_unpack.hpp) into a device picture from a recycling pool, on a stream
+// of the sink's own that first waits for the decoder's copies into the surface. convert() returns
+// once the unpacking is done, so the decoder may reuse the surface and the picture needs no further
+// ordering: the executor's kernels read it in place.
+#pragma once
+
+#include <memory>
+#include <mutex>
+
+#include "cuda/device.hpp"
+#include "cuda/frame_pool.hpp"
+#include "cuda/stream.hpp"
+#include "io/device_surface.hpp"
+
+namespace vq::cuda {
+
+class SurfaceSink final : public DeviceSurfaceSink {
+public:
+    explicit SurfaceSink(const Device& device);
+
+    void* context() const override { return context_; }
+    Picture convert(const VideoFormat& format, const DeviceSurface& surface) const override;
+
+private:
+    Device device_;
+    void* context_;  // the device's primary context, a CUcontext
+    std::shared_ptr<DevicePool> pool_;
+    // The reference's and the distorted input's readers convert on their own threads; one at a
+    // time uses the stream and the event.
+    mutable std::mutex mutex_;
+    Stream stream_;
+    Event decoded_;
+};
+
+}  // namespace vq::cuda

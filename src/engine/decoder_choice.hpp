@@ -1,0 +1,46 @@
+// --hwdec (vq/input.hpp HardwareDecoding): which decoder reads each input of a run, chosen once
+// its session has started, since only then is it known whether every feature runs on CUDA.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "io/frame_source.hpp"
+#include "vq/input.hpp"
+#include "vq/run.hpp"
+#include "vq/session.hpp"
+
+namespace vq {
+
+class DecoderChooser {
+public:
+    // Decoding on the GPU needs --hwdec auto or cuda and a started session whose features all run
+    // on CUDA; otherwise the chooser keeps the reason.
+    DecoderChooser(const Session& session, HardwareDecoding mode);
+
+    // Chooses `source`'s decoder, keeps it for the receipt (decoders()) and returns the line for
+    // the log ("decode: distorted: hevc via NVDEC (cuda)", "decode: reference: h264 (CPU, the
+    // backend is cpu)"), empty for a source that decodes nothing (Y4M, raw YUV). A non-empty
+    // `cpu_reason` keeps this input on the CPU (--scale's input). Under --hwdec cuda a container
+    // left on the CPU is an error: throws vq::Error (runtime) with the reason.
+    std::string choose(FrameSource& source, const std::string& role,
+                       const std::string& cpu_reason = {});
+
+    // Every choice so far, {role, description}: ScoreTable::decoders().
+    const std::vector<std::pair<std::string, std::string>>& decoders() const { return decoders_; }
+
+private:
+    HardwareDecoding mode_;
+    std::shared_ptr<DeviceSurfaceSink> sink_;
+    std::string unavailable_;  // why there is no sink
+    std::vector<std::pair<std::string, std::string>> decoders_;
+};
+
+// Whether the log names each input's decoder: when the run may decode on the GPU (a backend other
+// than cpu asked for) or --hwdec is given; a plain CPU run stays quiet. The receipt names them
+// always.
+bool decoding_worth_noting(const Job& job);
+
+}  // namespace vq

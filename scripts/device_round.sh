@@ -10,7 +10,7 @@
 #   build     builds build-cuda THERE on every core from what prepare_device.sh --build-there
 #             packed (.device/sysroot), and puts the binaries in .device/bin; with FFmpeg's
 #             container input (and vq-decode) when it packed .device/ffmpeg too (--ffmpeg)
-#   tests     nvidia-smi, then every GPU test (*Cuda*), in parallel shards
+#   tests     nvidia-smi, then every GPU test (*Cuda*, *Hwdec*), in parallel shards
 #   sanitize  compute-sanitizer memcheck (leak check), racecheck and synccheck on a CLI run and on
 #             test cases that reach every kernel (VQ_SANITIZE_TOOLS="memcheck" picks some)
 #   bench     GPU time per frame of each twin (CUDA events), then the CLI end to end at 1080p
@@ -50,6 +50,8 @@ ffmpeg=$PWD/.device/ffmpeg
 [ -d "$ffmpeg/lib" ] && export LD_LIBRARY_PATH=$ffmpeg/lib:$LD_LIBRARY_PATH
 export VQ_TEST_SHARED_DIR=$PWD/.device/shared
 export VQ_TEST_CLI=$bin/vq
+# The encoded clips the GPU decoding tests read there (no encoder): prepare_device.sh --clips.
+[ -d "$PWD/.device/clips/parity" ] && export VQ_HWDEC_CLIPS=$PWD/.device/clips/parity
 scratch=${TMPDIR:-/tmp}/vq-device
 mkdir -p "$scratch"
 # The fixtures are xz files; if the image lacks the xz tool, decompress with Python's lzma.
@@ -86,7 +88,7 @@ run_tests() {
   for ((i = 0; i < shards; ++i)); do
     mkdir -p "$scratch/shard$i"
     VQ_TEST_BINARY_DIR=$scratch/shard$i GTEST_SHARD_INDEX=$i GTEST_TOTAL_SHARDS=$shards \
-      "$bin/vq_tests" --gtest_filter='*Cuda*' --gtest_brief=1 > "$out/tests.shard$i.log" 2>&1 &
+      "$bin/vq_tests" --gtest_filter='*Cuda*:*Hwdec*' --gtest_brief=1 > "$out/tests.shard$i.log" 2>&1 &
     pids+=($!)
   done
   # The C interface on the GPU, through libvq.so as a C program sees it.
@@ -143,12 +145,15 @@ run_bench() {
   grep -A3 feature_backends "$scratch/combined.json" | tee -a "$out/bench.log"
 }
 
-# equal_json A B: the two outputs are the same but for fps (the run's speed).
+# equal_json A B: the two outputs are the same but for fps (the run's speed) and input_decoders
+# (which decoder read the inputs: the GPU's or the CPU's, the same pictures).
 equal_json() {
   python3 - "$1" "$2" <<'PY'
 import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:])
-for d in (a, b): d.pop("fps", None)
+for d in (a, b):
+    d.pop("fps", None)
+    d.pop("input_decoders", None)
 sys.exit(0 if a == b else 1)
 PY
 }
@@ -340,9 +345,12 @@ run_nvdec() {
   local h444=(-r "$clips/parity/h264_444.mp4" -d "$clips/parity/h264_444.mp4" --backend cuda -q --json)
   step fallback-auto nvdec.log "$bin/vq" "${h444[@]}" --hwdec auto -o "$work/auto.json"
   grep -i -E 'decode|hwdec' "$work/auto.json" | tee -a "$out/nvdec.log"
-  if "$bin/vq" "${h444[@]}" --hwdec cuda -o "$work/refused.json" 2>&1 | tee -a "$out/nvdec.log"; then
+  "$bin/vq" "${h444[@]}" --hwdec cuda -o "$work/refused.json" > "$work/refused.log" 2>&1 &&
     failed+=(nvdec-cuda-must-refuse-444)
-  fi
+  tee -a "$out/nvdec.log" < "$work/refused.log"
+  step memcheck-hwdec nvdec.log timeout 120 "$sanitizer" --tool memcheck --leak-check full --error-exitcode 90 \
+    "$bin/vq" -r "$clips/parity/hevc_10bit.mkv" -d "$clips/parity/av1_10bit.mkv" --backend cuda --hwdec cuda -q \
+    --json -o "$work/memcheck.json"
   # The 4K HEVC 10-bit pair, 200 frames, default VMAF on CUDA: frames/s end to end.
   local bench=("$bin/vq" -r "$clips/bench/ref_3840x2160_hevc10.mp4" -d "$clips/bench/dist_3840x2160_hevc10.mp4"
                --backend cuda -q --json)

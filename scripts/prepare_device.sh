@@ -55,7 +55,7 @@ pack_natural() {
 pack_clips() {
   [ -n "$clips" ] || return 0
   mkdir -p .device/clips
-  cp -r "$clips"/parity "$clips"/bench .device/clips/
+  cp -r "$clips"/parity "$clips"/bench "$clips"/ladder .device/clips/
 }
 
 pack_data() {

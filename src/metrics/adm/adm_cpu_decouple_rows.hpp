@@ -65,9 +65,9 @@ void decouple0_band(const std::int16_t* o, const std::int16_t* t, int begin, int
 // division by 4096 is an exact scaling, done as a multiplication).
 int decouple0_vector(const std::int16_t* const* o, const std::int16_t* const* t, int begin, int end,
                      int gain, std::int16_t* const* r, std::int16_t* const* a) {
-    const __m512i pairs = _mm512_set_epi16(31, 15, 30, 14, 29, 13, 28, 12, 27, 11, 26, 10, 25, 9,
-                                           24, 8, 23, 7, 22, 6, 21, 5, 20, 4, 19, 3, 18, 2, 17, 1,
-                                           16, 0);
+    const __m512i pairs =
+        _mm512_set_epi16(31, 15, 30, 14, 29, 13, 28, 12, 27, 11, 26, 10, 25, 9, 24, 8, 23, 7, 22, 6,
+                         21, 5, 20, 4, 19, 3, 18, 2, 17, 1, 16, 0);
     auto load16 = [](const std::int16_t* p) {
         return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
     };
@@ -79,7 +79,8 @@ int decouple0_vector(const std::int16_t* const* o, const std::int16_t* const* t,
     };
     const __m512i wrapped = _mm512_set1_epi32(std::numeric_limits<std::int32_t>::min());
     const __m512 two_to_31 = _mm512_set1_ps(2147483648.0f);
-    const __m512d scale = _mm512_set1_pd(1.0 / 4096.0), cos2 = _mm512_set1_pd(cos_squared_one_degree);
+    const __m512d scale = _mm512_set1_pd(1.0 / 4096.0),
+                  cos2 = _mm512_set1_pd(cos_squared_one_degree);
     // §6.1 on eight lanes of float sums.
     auto within = [&](__m256 dp, __m256 oo, __m256 tt) {
         const __m512d d = _mm512_mul_pd(_mm512_cvtps_pd(dp), scale);
@@ -87,8 +88,7 @@ int decouple0_vector(const std::int16_t* const* o, const std::int16_t* const* t,
         const __m512d td = _mm512_mul_pd(_mm512_cvtps_pd(tt), scale);
         return __mmask8(_mm512_cmp_pd_mask(d, _mm512_setzero_pd(), _CMP_GE_OQ) &
                         _mm512_cmp_pd_mask(_mm512_mul_pd(d, d),
-                                           _mm512_mul_pd(_mm512_mul_pd(cos2, od), td),
-                                           _CMP_GE_OQ));
+                                           _mm512_mul_pd(_mm512_mul_pd(cos2, od), td), _CMP_GE_OQ));
     };
     const __m512i zero = _mm512_setzero_si512(), full = _mm512_set1_epi32(32768);
     const __m512i half = _mm512_set1_epi32(16384), low15 = _mm512_set1_epi32(32767);
@@ -124,8 +124,8 @@ int decouple0_vector(const std::int16_t* const* o, const std::int16_t* const* t,
             const __m512i limited =
                 _mm512_mask_blend_epi32(_mm512_cmpgt_epi32_mask(oj, zero),
                                         _mm512_max_epi32(scaled, tj), _mm512_min_epi32(scaled, tj));
-            const __mmask16 limit = _mm512_mask_cmpgt_epi32_mask(angle, k, zero) &
-                                    _mm512_cmpneq_epi32_mask(oj, zero);
+            const __mmask16 limit =
+                _mm512_mask_cmpgt_epi32_mask(angle, k, zero) & _mm512_cmpneq_epi32_mask(oj, zero);
             rj = _mm512_mask_mov_epi32(rj, limit, limited);
             _mm256_storeu_si256(reinterpret_cast<__m256i*>(r[b] + j), _mm512_cvtepi32_epi16(rj));
             _mm256_storeu_si256(reinterpret_cast<__m256i*>(a[b] + j),

@@ -53,7 +53,8 @@ inline std::int64_t cubed_term(std::int32_t x, std::int32_t thr, int thr_shift, 
 // then the odd ones shifted down. q keeps the low 32 bits of the rounded square, as the scalar
 // cast does, since the signed multiply reads only those.
 VQ_KERNEL_INLINE __m512i add_cubed_terms(__m512i sum, __m512i x, __m512i thr, int thr_shift,
-                                         int square_shift, int cube_shift, std::int64_t cube_round) {
+                                         int square_shift, int cube_shift,
+                                         std::int64_t cube_round) {
     const __m512i y = _mm512_max_epi32(
         _mm512_sub_epi32(_mm512_abs_epi32(x), _mm512_sll_epi32(thr, _mm_cvtsi32_si128(thr_shift))),
         _mm512_setzero_si512());
@@ -82,11 +83,11 @@ std::int64_t masked_row0(const std::int16_t* values, const std::int32_t* thr, in
     __m512i sums = _mm512_setzero_si512();
     const __m512i multipliers = _mm512_set1_epi32(multiplier);
     for (; j + 16 <= end; j += 16) {
-        const __m512i v = _mm512_cvtepi16_epi32(
-            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(values + j)));
-        sums = add_cubed_terms(sums, _mm512_mullo_epi32(v, multipliers),
-                               _mm512_loadu_si512(thr + j), thr_shift, square_shift, cube_shift,
-                               cube_round);
+        const __m512i v =
+            _mm512_cvtepi16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(values + j)));
+        sums =
+            add_cubed_terms(sums, _mm512_mullo_epi32(v, multipliers), _mm512_loadu_si512(thr + j),
+                            thr_shift, square_shift, cube_shift, cube_round);
     }
     sum = _mm512_reduce_add_epi64(sums);
 #endif
@@ -109,7 +110,6 @@ std::int64_t masked_row_wide(const std::int32_t* weighted, const std::int32_t* t
                                0, 30, cube_shift, cube_round);
     sum = _mm512_reduce_add_epi64(sums);
 #endif
-    for (; j < end; ++j)
-        sum += cubed_term(weighted[j], thr[j], 0, 30, cube_shift, cube_round);
+    for (; j < end; ++j) sum += cubed_term(weighted[j], thr[j], 0, 30, cube_shift, cube_round);
     return sum;
 }

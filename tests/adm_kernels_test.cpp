@@ -160,6 +160,43 @@ TEST(AdmKernels, DecouplingRowsMatchBaseline) {
             }
 }
 
+// Scale 0's decoupling for every int16 reference coefficient in each band, against random
+// distorted ones and ones a third as large (which pass the angle test and meet the gain limit).
+TEST(AdmKernels, DecouplingMatchesBaselineForEveryCoefficient) {
+    std::mt19937 rng(11);
+    constexpr int n = 65536;
+    std::vector<std::int16_t> o[3], t[3];
+    for (int b = 0; b < 3; ++b) {
+        o[b].resize(n);
+        for (int j = 0; j < n; ++j) o[b][j] = std::int16_t(j - 32768);
+        std::shuffle(o[b].begin(), o[b].end(), rng);
+        t[b] = adversarial_row<std::int16_t>(rng, n, 15);
+        for (int j = 0; j < n; j += 2) t[b][j] = std::int16_t(o[b][j] / 3);  // same signs, smaller
+    }
+    const std::int16_t* op[3] = {o[0].data(), o[1].data(), o[2].data()};
+    const std::int16_t* tp[3] = {t[0].data(), t[1].data(), t[2].data()};
+    std::vector<std::uint8_t> angle(n);
+    std::vector<std::int16_t> r[2][3], a[2][3];
+    auto run = [&](const adm::Kernels& kernels, int v) {
+        std::int16_t *rp[3], *ap[3];
+        for (int b = 0; b < 3; ++b) {
+            r[v][b].assign(n, 0);
+            a[v][b].assign(n, 0);
+            rp[b] = r[v][b].data();
+            ap[b] = a[v][b].data();
+        }
+        kernels.decouple0(op, tp, 0, n, 100.0, angle.data(), rp, ap);
+    };
+    run(baseline(), 0);
+    for (const adm::Kernels& k : adm::available_kernels()) {
+        run(k, 1);
+        for (int b = 0; b < 3; ++b) {
+            EXPECT_EQ(r[0][b], r[1][b]) << k.instruction_set << " band " << b;
+            EXPECT_EQ(a[0][b], a[1][b]) << k.instruction_set << " band " << b;
+        }
+    }
+}
+
 TEST(AdmKernels, DwtCsfMaskingAndDenominatorRowsMatchBaseline) {
     std::mt19937 rng(11);
     for (const adm::Kernels& k : adm::available_kernels())

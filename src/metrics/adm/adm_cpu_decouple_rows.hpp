@@ -53,10 +53,97 @@ void decouple0_band(const std::int16_t* o, const std::int16_t* t, int begin, int
     }
 }
 
+#if VQ_SIMD_BITS == 512
+// Scale 0 with an integral gain limit, 16 columns at a time from `begin`, the angle test kept in a
+// mask rather than in memory; returns the first column left for the scalar loops.
+//
+// The angle test's sums come from 16-bit multiply-adds of the (h, v) pairs: exact in int32 except
+// one value, 2^31 (all four coefficients -32768), which wraps. As an unsigned int32 it is right
+// for the two sums of squares; the dot product cannot reach -2^31 (its least value is
+// 2 * -32768 * 32767), so a wrapped INT32_MIN there stands for +2^31. Both convert to float with
+// the one rounding of the scalar path, and the comparison is the same double arithmetic (the
+// division by 4096 is an exact scaling, done as a multiplication).
+int decouple0_vector(const std::int16_t* const* o, const std::int16_t* const* t, int begin, int end,
+                     int gain, std::int16_t* const* r, std::int16_t* const* a) {
+    const __m512i pairs =
+        _mm512_set_epi16(31, 15, 30, 14, 29, 13, 28, 12, 27, 11, 26, 10, 25, 9, 24, 8, 23, 7, 22, 6,
+                         21, 5, 20, 4, 19, 3, 18, 2, 17, 1, 16, 0);
+    auto load16 = [](const std::int16_t* p) {
+        return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+    };
+    // Columns j .. j + 15 of bands h and v, as (h, v) pairs of 16-bit values in column order.
+    auto hv_pairs = [&](const std::int16_t* const* bands, int j) {
+        return _mm512_permutexvar_epi16(
+            pairs, _mm512_inserti64x4(_mm512_castsi256_si512(load16(bands[0] + j)),
+                                      load16(bands[1] + j), 1));
+    };
+    const __m512i wrapped = _mm512_set1_epi32(std::numeric_limits<std::int32_t>::min());
+    const __m512 two_to_31 = _mm512_set1_ps(2147483648.0f);
+    const __m512d scale = _mm512_set1_pd(1.0 / 4096.0),
+                  cos2 = _mm512_set1_pd(cos_squared_one_degree);
+    // §6.1 on eight lanes of float sums.
+    auto within = [&](__m256 dp, __m256 oo, __m256 tt) {
+        const __m512d d = _mm512_mul_pd(_mm512_cvtps_pd(dp), scale);
+        const __m512d od = _mm512_mul_pd(_mm512_cvtps_pd(oo), scale);
+        const __m512d td = _mm512_mul_pd(_mm512_cvtps_pd(tt), scale);
+        return __mmask8(_mm512_cmp_pd_mask(d, _mm512_setzero_pd(), _CMP_GE_OQ) &
+                        _mm512_cmp_pd_mask(_mm512_mul_pd(d, d),
+                                           _mm512_mul_pd(_mm512_mul_pd(cos2, od), td), _CMP_GE_OQ));
+    };
+    const __m512i zero = _mm512_setzero_si512(), full = _mm512_set1_epi32(32768);
+    const __m512i half = _mm512_set1_epi32(16384), low15 = _mm512_set1_epi32(32767);
+    const __m512i gains = _mm512_set1_epi32(gain);
+    int j = begin;
+    for (; j + 16 <= end; j += 16) {
+        const __m512i po = hv_pairs(o, j), pt = hv_pairs(t, j);
+        const __m512i dp = _mm512_madd_epi16(po, pt);
+        const __m512 dpf = _mm512_mask_mov_ps(_mm512_cvtepi32_ps(dp),
+                                              _mm512_cmpeq_epi32_mask(dp, wrapped), two_to_31);
+        const __m512 oof = _mm512_cvtepu32_ps(_mm512_madd_epi16(po, po));
+        const __m512 ttf = _mm512_cvtepu32_ps(_mm512_madd_epi16(pt, pt));
+        auto low = [](__m512 x) { return _mm512_castps512_ps256(x); };
+        auto high = [](__m512 x) {
+            return _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(x), 1));
+        };
+        const __mmask16 angle = __mmask16(within(low(dpf), low(oof), low(ttf)) |
+                                          (within(high(dpf), high(oof), high(ttf)) << 8));
+        for (int b = 0; b < 3; ++b) {
+            const __m512i oj = _mm512_cvtepi16_epi32(load16(o[b] + j));
+            const __m512i tj = _mm512_cvtepi16_epi32(load16(t[b] + j));
+            alignas(64) std::int32_t divs[16];
+            for (int x = 0; x < 16; ++x) divs[x] = div_table[div_table_centre + o[b][j + x]];
+            const __m512i div = _mm512_load_si512(divs);
+            __m512i k = _mm512_add_epi32(
+                _mm512_mullo_epi32(_mm512_srai_epi32(div, 15), tj),
+                _mm512_srai_epi32(
+                    _mm512_add_epi32(_mm512_mullo_epi32(_mm512_and_si512(div, low15), tj), half),
+                    15));
+            k = _mm512_min_epi32(_mm512_max_epi32(k, zero), full);
+            __m512i rj = _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(k, oj), half), 15);
+            const __m512i scaled = _mm512_mullo_epi32(rj, gains);
+            const __m512i limited =
+                _mm512_mask_blend_epi32(_mm512_cmpgt_epi32_mask(oj, zero),
+                                        _mm512_max_epi32(scaled, tj), _mm512_min_epi32(scaled, tj));
+            const __mmask16 limit =
+                _mm512_mask_cmpgt_epi32_mask(angle, k, zero) & _mm512_cmpneq_epi32_mask(oj, zero);
+            rj = _mm512_mask_mov_epi32(rj, limit, limited);
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(r[b] + j), _mm512_cvtepi32_epi16(rj));
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(a[b] + j),
+                                _mm512_cvtepi32_epi16(_mm512_sub_epi32(tj, rj)));
+        }
+    }
+    return j;
+}
+#endif
+
 // Scale 0 (int16 bands), columns [begin, end). `angle` is scratch for one flag per column.
 void decouple0(const std::int16_t* const* o, const std::int16_t* const* t, int begin, int end,
                double gain_limit, std::uint8_t* angle, std::int16_t* const* r,
                std::int16_t* const* a) {
+    const bool integral_gain = gain_limit == double(int(gain_limit));
+#if VQ_SIMD_BITS == 512
+    if (integral_gain) begin = decouple0_vector(o, t, begin, end, int(gain_limit), r, a);
+#endif
     const std::int16_t *oh = o[0], *ov = o[1], *th = t[0], *tv = t[1];
     for (int j = begin; j < end; ++j) {
         // Products below 2^31 and their sums are exact in double, hence float(double) rounds
@@ -66,7 +153,6 @@ void decouple0(const std::int16_t* const* o, const std::int16_t* const* t, int b
         const double tt = double(th[j]) * th[j] + double(tv[j]) * tv[j];
         angle[j] = within_one_degree(float(dp), float(oo), float(tt));
     }
-    const bool integral_gain = gain_limit == double(int(gain_limit));
     for (int b = 0; b < 3; ++b) {
         if (integral_gain)
             decouple0_band<true>(o[b], t[b], begin, end, gain_limit, angle, r[b], a[b]);

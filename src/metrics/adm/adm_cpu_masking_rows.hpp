@@ -46,12 +46,52 @@ inline std::int64_t cubed_term(std::int32_t x, std::int32_t thr, int thr_shift, 
     return (std::int64_t(q) * y + cube_round) >> cube_shift;
 }
 
+#if VQ_SIMD_BITS == 512
+// cubed_term over 16 lanes of x and thr, added to the eight int64 lanes of `sum`. y is computed in
+// int32 lanes as the scalar path does; its square (y >= 0) and the product with the int32 q come
+// from 32 x 32 -> 64-bit multiplies, which read each 64-bit lane's low half: the even columns,
+// then the odd ones shifted down. q keeps the low 32 bits of the rounded square, as the scalar
+// cast does, since the signed multiply reads only those.
+VQ_KERNEL_INLINE __m512i add_cubed_terms(__m512i sum, __m512i x, __m512i thr, int thr_shift,
+                                         int square_shift, int cube_shift,
+                                         std::int64_t cube_round) {
+    const __m512i y = _mm512_max_epi32(
+        _mm512_sub_epi32(_mm512_abs_epi32(x), _mm512_sll_epi32(thr, _mm_cvtsi32_si128(thr_shift))),
+        _mm512_setzero_si512());
+    const __m512i square_round = _mm512_set1_epi64(std::int64_t(1) << (square_shift - 1));
+    const __m512i cube_rounding = _mm512_set1_epi64(cube_round);
+    const __m128i square_count = _mm_cvtsi32_si128(square_shift);
+    const __m128i cube_count = _mm_cvtsi32_si128(cube_shift);
+    for (const __m512i lanes : {y, _mm512_srli_epi64(y, 32)}) {
+        const __m512i q = _mm512_srl_epi64(
+            _mm512_add_epi64(_mm512_mul_epu32(lanes, lanes), square_round), square_count);
+        sum = _mm512_add_epi64(
+            sum, _mm512_sra_epi64(_mm512_add_epi64(_mm512_mul_epi32(q, lanes), cube_rounding),
+                                  cube_count));
+    }
+    return sum;
+}
+#endif
+
 // Scale 0: x = i32(V * I) (int16 x uint16); threshold shift L and square shift P per band.
 std::int64_t masked_row0(const std::int16_t* values, const std::int32_t* thr, int begin, int end,
                          int multiplier, int thr_shift, int square_shift, int cube_shift) {
     const std::int64_t cube_round = cube_shift >= 1 ? std::int64_t(1) << (cube_shift - 1) : 0;
     std::int64_t sum = 0;
-    for (int j = begin; j < end; ++j)
+    int j = begin;
+#if VQ_SIMD_BITS == 512
+    __m512i sums = _mm512_setzero_si512();
+    const __m512i multipliers = _mm512_set1_epi32(multiplier);
+    for (; j + 16 <= end; j += 16) {
+        const __m512i v =
+            _mm512_cvtepi16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(values + j)));
+        sums =
+            add_cubed_terms(sums, _mm512_mullo_epi32(v, multipliers), _mm512_loadu_si512(thr + j),
+                            thr_shift, square_shift, cube_shift, cube_round);
+    }
+    sum = _mm512_reduce_add_epi64(sums);
+#endif
+    for (; j < end; ++j)
         sum += cubed_term(values[j] * multiplier, thr[j], thr_shift, square_shift, cube_shift,
                           cube_round);
     return sum;
@@ -62,7 +102,14 @@ std::int64_t masked_row_wide(const std::int32_t* weighted, const std::int32_t* t
                              int end, int cube_shift) {
     const std::int64_t cube_round = cube_shift >= 1 ? std::int64_t(1) << (cube_shift - 1) : 0;
     std::int64_t sum = 0;
-    for (int j = begin; j < end; ++j)
-        sum += cubed_term(weighted[j], thr[j], 0, 30, cube_shift, cube_round);
+    int j = begin;
+#if VQ_SIMD_BITS == 512
+    __m512i sums = _mm512_setzero_si512();
+    for (; j + 16 <= end; j += 16)
+        sums = add_cubed_terms(sums, _mm512_loadu_si512(weighted + j), _mm512_loadu_si512(thr + j),
+                               0, 30, cube_shift, cube_round);
+    sum = _mm512_reduce_add_epi64(sums);
+#endif
+    for (; j < end; ++j) sum += cubed_term(weighted[j], thr[j], 0, 30, cube_shift, cube_round);
     return sum;
 }

@@ -51,7 +51,8 @@ TEST(HwdecCli, FlagValuesAndUsageErrors) {
     }
 }
 
-// The CPU backend decodes on the CPU, quietly; the receipt names each input's decoder.
+// By default (--hwdec none) inputs are decoded on the CPU, quietly; the receipt names each input's
+// decoder. Asked for the GPU's decoder, a CPU run says in the log why it decodes on the CPU.
 TEST(HwdecCli, CpuBackendNamesTheCpuDecoderInTheReceipt) {
     VQ_REQUIRE_HWDEC_CLIPS(clips);
     const fs::path dir = test::scratch_dir("receipt");
@@ -62,15 +63,15 @@ TEST(HwdecCli, CpuBackendNamesTheCpuDecoderInTheReceipt) {
     EXPECT_EQ(decode_lines(quiet.output), "") << quiet.output;
     const auto json = nlohmann::json::parse(test::read_file(dir / "cpu.json"));
     EXPECT_EQ(json["input_decoders"],
-              nlohmann::json({{"distorted", "hevc (CPU, the backend is cpu)"},
-                              {"reference", "h264 (CPU, the backend is cpu)"}}));
+              nlohmann::json({{"distorted", "hevc (CPU, --hwdec none)"},
+                              {"reference", "h264 (CPU, --hwdec none)"}}));
 
-    const auto none = test::run_vq(io + quoted(dir / "none.json") + " --hwdec none");
-    ASSERT_EQ(none.exit_code, 0) << none.output;
-    EXPECT_EQ(decode_lines(none.output),
-              "vq: decode: distorted: hevc (CPU, --hwdec none)\n"
-              "vq: decode: reference: h264 (CPU, --hwdec none)\n")
-        << none.output;
+    const auto automatic = test::run_vq(io + quoted(dir / "auto.json") + " --hwdec auto");
+    ASSERT_EQ(automatic.exit_code, 0) << automatic.output;
+    EXPECT_EQ(decode_lines(automatic.output),
+              "vq: decode: distorted: hevc (CPU, the backend is cpu)\n"
+              "vq: decode: reference: h264 (CPU, the backend is cpu)\n")
+        << automatic.output;
 }
 
 // Without a GPU, auto's backend is the CPU's: both containers are decoded on the CPU and the log
@@ -82,7 +83,7 @@ TEST(HwdecCli, AutoFallsBackToTheCpuDecoderWithoutAGpu) {
     const std::string io = "-r " + quoted(clips / "h264_8bit.mp4") + " -d " +
                            quoted(clips / "vp9_8bit.webm") + " --feature psnr --backend auto -o " +
                            quoted(dir / "out.xml");
-    const auto automatic = test::run_vq(io);
+    const auto automatic = test::run_vq(io + " --hwdec auto");
     ASSERT_EQ(automatic.exit_code, 0) << automatic.output;
     EXPECT_EQ(decode_lines(automatic.output),
               "vq: decode: distorted: vp9 (CPU, the backend is cpu)\n"
@@ -158,7 +159,7 @@ TEST(HwdecCli, NvdecRefusalFallsBackUnderAutoAndFailsUnderCuda) {
     const std::string io = "-r " + quoted(clips / "h264_444.mp4") + " -d " +
                            quoted(clips / "h264_444.mp4") + " --feature psnr --backend cuda -o " +
                            quoted(dir / "out.xml");
-    const auto automatic = test::run_vq(io);
+    const auto automatic = test::run_vq(io + " --hwdec auto");
     ASSERT_EQ(automatic.exit_code, 0) << automatic.output;
     EXPECT_NE(decode_lines(automatic.output)
                   .find("vq: decode: distorted: h264 (CPU, NVDEC does not decode it"),

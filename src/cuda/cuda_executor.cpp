@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <iostream>
+#include <mutex>
 #include <span>
 #include <stdexcept>
 #include <string_view>
@@ -68,8 +69,7 @@ public:
           shared_reference_(upload_reference ? std::move(shared_reference) : nullptr),
           device_results_(layout_.total * ring_size),
           host_results_(layout_.total * ring_size),
-          pool_(PinnedPool::create(device_)),
-          sink_(std::make_shared<SurfaceSink>(device_)) {
+          pool_(PinnedPool::create(device_)) {
         slots_.reserve(ring_size);
         for (std::size_t s = 0; s < ring_size; ++s) {
             Slot& slot = slots_.emplace_back();
@@ -99,7 +99,12 @@ public:
         return [pool = pool_](std::size_t bytes) { return pool->acquire(bytes); };
     }
 
-    std::shared_ptr<DeviceSurfaceSink> surface_sink() const override { return sink_; }
+    // Made on first request (a run that decodes on the GPU): a run that does not touches no
+    // driver entry point and holds no stream of its own for it.
+    std::shared_ptr<DeviceSurfaceSink> surface_sink() const override {
+        std::call_once(sink_made_, [&] { sink_ = std::make_shared<SurfaceSink>(device_); });
+        return sink_;
+    }
 
     void submit(std::size_t index, const FramePair& pair, const std::vector<bool>& run) override {
         Slot& slot = slots_[index % slots_.size()];
@@ -202,7 +207,8 @@ private:
     PinnedBuffer host_results_;
     std::vector<Slot> slots_;
     std::shared_ptr<PinnedPool> pool_;
-    std::shared_ptr<SurfaceSink> sink_;
+    mutable std::once_flag sink_made_;
+    mutable std::shared_ptr<SurfaceSink> sink_;
     TransferCounter transfers_;
 };
 

@@ -49,7 +49,7 @@ std::string DecoderChooser::choose(FrameSource& source, const std::string& role,
 }
 
 bool decoding_worth_noting(const Job& job) {
-    return job.session.backend != Backend::cpu || job.hwdec != HardwareDecoding::automatic;
+    return job.hwdec != HardwareDecoding::none;
 }
 
 }  // namespace vq

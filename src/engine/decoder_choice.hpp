@@ -38,9 +38,9 @@ private:
     std::vector<std::pair<std::string, std::string>> decoders_;
 };
 
-// Whether the log names each input's decoder: when the run may decode on the GPU (a backend other
-// than cpu asked for) or --hwdec is given; a plain CPU run stays quiet. The receipt names them
-// always.
+// Whether the log names each input's decoder: when the run was asked to decode on the GPU
+// (--hwdec auto or cuda); a run that decodes on the CPU as it always did stays quiet. The receipt
+// names them always.
 bool decoding_worth_noting(const Job& job);
 
 }  // namespace vq

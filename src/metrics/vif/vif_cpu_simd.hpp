@@ -444,13 +444,20 @@ struct TapPairs {
         for (int t = 0; t <= Radius; ++t) {
             pairs.even[t] = I32{} + std::int32_t(tap(2 * t) | tap(2 * t + 1) << 16);
             pairs.odd[t] = I32{} + std::int32_t(tap(2 * t - 1) | tap(2 * t) << 16);
+            if (2 * t < Radius) pairs.folded_taps += tap(2 * t) + tap(2 * t + 1);
         }
+        for (int k = 0; k <= 2 * Radius; ++k) pairs.taps[k] = U32{} + std::uint32_t(f[k]);
         return pairs;
     }
 
     I32 even[max_taps / 2 + 1];
     I32 odd[max_taps / 2 + 1];
     int halving;
+    // The (halved) taps of the 8-bit vertical pass's folded pairs, even[t] for 2t < Radius.
+    std::uint32_t folded_taps = 0;
+    // The whole taps one by one, for the wider samples' vertical pass: as vectors made once, as
+    // the filter read in the loop was reloaded after every store (of uint16_t, as it is).
+    U32 taps[max_taps];
 };
 
 // Vertical pass of 8-bit samples at 2 * lanes columns from `column` (spec §2.4, scale 0). Two
@@ -461,28 +468,67 @@ struct TapPairs {
 // and moved back at the end: with the kernel summing to 2^16, sum F*x = sum F*(x-128) + 2^23,
 // sum F*x*x = sum F*(x-128)^2 + 256*a1 - 2^30 and sum F*x*y = sum F*(x-128)*(y-128) +
 // 128*(a1 + a2) - 2^30, exact in wrapping uint32 lanes as every true sum is below 2^32.
+//
+// The kernel is symmetric (F[k] = F[2 Radius - k]), so rows k and 2 Radius - k are added before
+// the multiply-add (folded): the pair (2t, 2t+1) with the pair (2 Radius - 2t, 2 Radius - 2t - 1),
+// rows past the centre read as zero on the near side and rows up to the centre on the far side.
+// That takes Radius / 2 + 1 multiply-adds per sum instead of Radius + 1 (the multiplier is the
+// bound of this pass). A folded value must still fit int16: two (x-128) sum to [-256, 254]; two
+// squares to [0, 32768] and two products to [-32512, 32768], kept as that minus 32768 and minus
+// 256 (wrapping int16 arithmetic, exact as the result fits), and the accumulators start at the
+// offsets times the folded taps, which cancels them.
 template <int Radius>
 VQ_KERNEL_INLINE void vertical_block(const std::uint8_t* const* ref_rows,
                                      const std::uint8_t* const* dist_rows, const TapPairs& pairs,
-                                     const std::uint16_t* /*f*/, int /*bits*/, int column,
-                                     StreamRow& out) {
-    I32 a1[2]{}, a2[2]{}, sxx[2]{}, syy[2]{}, sxy[2]{};
-    for (int t = 0; t <= Radius; ++t) {
-        const I16 x0 = load_widened_pairs(ref_rows[2 * t] + column) - 128;
-        const I16 y0 = load_widened_pairs(dist_rows[2 * t] + column) - 128;
-        // The last tap has no partner: its pair's high tap is 0.
-        const bool partnered = 2 * t < 2 * Radius;
-        const I16 x1 = partnered ? load_widened_pairs(ref_rows[2 * t + 1] + column) - 128 : I16{};
-        const I16 y1 = partnered ? load_widened_pairs(dist_rows[2 * t + 1] + column) - 128 : I16{};
+                                     int /*bits*/, int column, StreamRow& out) {
+    using U16 = std::uint16_t __attribute__((vector_size(VQ_SIMD_BITS / 8)));
+    const std::uint32_t square_fold = 32768, product_fold = 256;
+    const I32 square_start = (I32)(U32{} + square_fold * pairs.folded_taps);
+    const I32 product_start = (I32)(U32{} + product_fold * pairs.folded_taps);
+    I32 a1[2]{}, a2[2]{}, sxx[2] = {square_start, square_start},
+                          syy[2] = {square_start, square_start},
+                          sxy[2] = {product_start, product_start};
+    const auto near_row = [&](const std::uint8_t* const* rows, int k) {
+        return k <= Radius ? load_widened_pairs(rows[k] + column) - 128 : I16{};
+    };
+    const auto far_row = [&](const std::uint8_t* const* rows, int k) {
+        return 2 * Radius - k > Radius ? load_widened_pairs(rows[2 * Radius - k] + column) - 128
+                                       : I16{};
+    };
+#pragma GCC unroll 16
+    for (int t = 0; 2 * t <= Radius; ++t) {
+        const int k = 2 * t;
+        const I16 x0 = near_row(ref_rows, k), x1 = near_row(ref_rows, k + 1);
+        const I16 y0 = near_row(dist_rows, k), y1 = near_row(dist_rows, k + 1);
         const I16 x_pairs[2] = {(I16)interleave_first(x0, x1), (I16)interleave_last(x0, x1)};
         const I16 y_pairs[2] = {(I16)interleave_first(y0, y1), (I16)interleave_last(y0, y1)};
-        for (int h = 0; h < 2; ++h) {
-            const I16 x = x_pairs[h], y = y_pairs[h];
-            accumulate_pairs(a1[h], (I32)x, pairs.even[t]);
-            accumulate_pairs(a2[h], (I32)y, pairs.even[t]);
-            accumulate_pairs(sxx[h], (I32)(x * x), pairs.even[t]);
-            accumulate_pairs(syy[h], (I32)(y * y), pairs.even[t]);
-            accumulate_pairs(sxy[h], (I32)(x * y), pairs.even[t]);
+        if (k < Radius) {
+            const I16 fx0 = far_row(ref_rows, k), fx1 = far_row(ref_rows, k + 1);
+            const I16 fy0 = far_row(dist_rows, k), fy1 = far_row(dist_rows, k + 1);
+            const I16 fx_pairs[2] = {(I16)interleave_first(fx0, fx1),
+                                     (I16)interleave_last(fx0, fx1)};
+            const I16 fy_pairs[2] = {(I16)interleave_first(fy0, fy1),
+                                     (I16)interleave_last(fy0, fy1)};
+            for (int h = 0; h < 2; ++h) {
+                const U16 x = (U16)x_pairs[h], y = (U16)y_pairs[h];
+                const U16 fx = (U16)fx_pairs[h], fy = (U16)fy_pairs[h];
+                const std::uint16_t square_bias = std::uint16_t(-square_fold);
+                const std::uint16_t product_bias = std::uint16_t(-product_fold);
+                accumulate_pairs(a1[h], (I32)(x + fx), pairs.even[t]);
+                accumulate_pairs(a2[h], (I32)(y + fy), pairs.even[t]);
+                accumulate_pairs(sxx[h], (I32)(x * x + fx * fx + square_bias), pairs.even[t]);
+                accumulate_pairs(syy[h], (I32)(y * y + fy * fy + square_bias), pairs.even[t]);
+                accumulate_pairs(sxy[h], (I32)(x * y + fx * fy + product_bias), pairs.even[t]);
+            }
+        } else {
+            for (int h = 0; h < 2; ++h) {
+                const I16 x = x_pairs[h], y = y_pairs[h];
+                accumulate_pairs(a1[h], (I32)x, pairs.even[t]);
+                accumulate_pairs(a2[h], (I32)y, pairs.even[t]);
+                accumulate_pairs(sxx[h], (I32)(x * x), pairs.even[t]);
+                accumulate_pairs(syy[h], (I32)(y * y), pairs.even[t]);
+                accumulate_pairs(sxy[h], (I32)(x * y), pairs.even[t]);
+            }
         }
     }
     const int halving = pairs.halving;
@@ -509,15 +555,14 @@ inline constexpr int block_columns = sizeof(Sample) == 1 ? 2 * lanes : lanes;
 template <int Radius>
 VQ_KERNEL_INLINE void vertical_block(const std::uint16_t* const* ref_rows,
                                      const std::uint16_t* const* dist_rows,
-                                     const TapPairs& /*pairs*/, const std::uint16_t* f, int bits,
-                                     int column, StreamRow& out) {
+                                     const TapPairs& pairs, int bits, int column,
+                                     StreamRow& out) {
     U32 a1{}, a2{};
     EvenOdd axx{}, ayy{}, axy{};
     for (int k = 0; k <= 2 * Radius; ++k) {
         const U32 x = load_widened(ref_rows[k] + column);
         const U32 y = load_widened(dist_rows[k] + column);
-        const std::uint32_t c = f[k];
-        const U32 fx = x * c, fy = y * c;  // below 2^32
+        const U32 fx = x * pairs.taps[k], fy = y * pairs.taps[k];  // below 2^32
         a1 += fx;
         a2 += fy;
         const EvenOdd x2 = split_even_odd(x), y2 = split_even_odd(y);
@@ -602,11 +647,11 @@ ScaleSums statistics(const PlaneView<Sample>& ref, const PlaneView<Sample>& dist
         if (width >= block) {
             int j = 0;
             for (; j + block <= width; j += block)
-                vertical_block<Radius>(ref_rows, dist_rows, pairs, f, bits, j, row);
+                vertical_block<Radius>(ref_rows, dist_rows, pairs, bits, j, row);
             // The last few columns: a block ending at the row's end (a vector would read past
             // it) redoes some columns, with the same results.
             if (j < width)
-                vertical_block<Radius>(ref_rows, dist_rows, pairs, f, bits, width - block, row);
+                vertical_block<Radius>(ref_rows, dist_rows, pairs, bits, width - block, row);
         } else {
             for (int j = 0; j < width; ++j)
                 row.store(j, round_vertical(vertical_sums(ref_rows, dist_rows, filter_s, j), bits));
@@ -657,10 +702,17 @@ ScaleSums statistics_any_scale(const PlaneView<Sample>& ref, const PlaneView<Sam
 }
 
 // Spec §2.3: vertical blur of the even source rows, then the horizontal blur at even columns.
+// The kernels are symmetric (f[k] = f[2 Radius - k]), so the two samples of each tap pair are
+// added before their one multiply: the same sum in wrapping uint32 lanes, with Radius + 1
+// multiplies instead of 2 Radius + 1 (multiplies are the bound here).
 template <typename Sample, int Radius>
 void decimate_with(const PlaneView<Sample>& source, int destination_scale, int bits,
                    std::uint16_t* out) {
     const std::uint16_t* f = filter(destination_scale).coefficients;
+    // The taps as vectors, once: read through `f` in the loops, they were reloaded after every
+    // store (the rows written are uint16_t too, so they might have changed them).
+    U32 taps[Radius + 1];
+    for (int k = 0; k <= Radius; ++k) taps[k] = U32{} + std::uint32_t(f[k]);
     const int out_width = source.width / 2;
     const std::uint32_t round = 1u << (bits - 1);
     // Room for the mirrored columns and for even-lane reads two vectors past the end.
@@ -672,9 +724,10 @@ void decimate_with(const PlaneView<Sample>& source, int destination_scale, int b
             rows[k] = source.row(mirror(2 * i - Radius + k, source.height));
         int j = 0;
         for (; j + lanes <= source.width; j += lanes) {
-            U32 sum{};
-            for (int k = 0; k <= 2 * Radius; ++k)
-                sum += load_widened(rows[k] + j) * std::uint32_t(f[k]);
+            U32 sum = load_widened(rows[Radius] + j) * taps[Radius];
+            for (int k = 0; k < Radius; ++k)
+                sum += (load_widened(rows[k] + j) + load_widened(rows[2 * Radius - k] + j)) *
+                       taps[k];
             store_narrowed(column0 + j, (sum + round) >> bits);
         }
         for (; j < source.width; ++j) {
@@ -689,9 +742,12 @@ void decimate_with(const PlaneView<Sample>& source, int destination_scale, int b
         std::uint16_t* out_row = out + std::size_t(i) * out_width;
         j = 0;
         for (; j + lanes <= out_width; j += lanes) {
-            U32 sum{};
-            for (int k = 0; k <= 2 * Radius; ++k)
-                sum += load_even_widened(column0 + 2 * j - Radius + k) * std::uint32_t(f[k]);
+            const std::uint16_t* centre = column0 + 2 * j;
+            U32 sum = load_even_widened(centre) * taps[Radius];
+            for (int k = 0; k < Radius; ++k)
+                sum += (load_even_widened(centre - Radius + k) +
+                        load_even_widened(centre + Radius - k)) *
+                       taps[k];
             store_narrowed(out_row + j, (sum + 32768) >> 16);
         }
         for (; j < out_width; ++j) {

@@ -103,8 +103,10 @@ def try_resources(c):
     with open(big, "wb") as f:
         f.truncate(8192 * 8192 * 3 // 2 * 4)  # sparse
     no_second_thread = "ulimit -s 1048576 && ulimit -v 1572864"
+    # Over 1 MiB, so that vq reads it ahead on threads of its own (a smaller input is read inline).
+    large = c.write("large.y4m", y4m(640, 480, 4))
     for threads in ([], ["--threads", "1"], ["--threads", "2"], ["--threads", "64"]):
-        r = run(c.vq, ["-r", clip, "-d", clip, "-q", "--feature", "psnr"] + threads,
+        r = run(c.vq, ["-r", large, "-d", large, "-q", "--feature", "psnr"] + threads,
                 no_second_thread)
         c.case(k, "no thread " + " ".join(threads), one_line_error(r, 1, "thread"))
     for limit in ("400000", "600000", "900000"):

@@ -52,6 +52,14 @@ fs::path clip(const std::string& name) {
     return test::write_file(dir / "clip.y4m", test::y4m_file(clip_header, clip_format, 12));
 }
 
+// A clip of more than 1 MiB, which vq reads ahead on threads of its own (worth_reading_ahead).
+fs::path large_clip(const std::string& name) {
+    constexpr VideoFormat format{640, 480, 8, ChromaFormat::yuv420};
+    const fs::path dir = test::scratch_dir(name);
+    return test::write_file(dir / "clip.y4m",
+                            test::y4m_file("YUV4MPEG2 W640 H480 F25:1 Ip C420", format, 4));
+}
+
 // AddressSanitizer reserves terabytes of address space for its shadow memory when vq starts, which
 // an address-space limit (ulimit -v) forbids: under it, vq cannot even start, so the tests that
 // starve vq of address space skip in the sanitizer build (the ordinary build runs them).
@@ -72,7 +80,7 @@ const std::string no_second_thread = "ulimit -s 1048576 && ulimit -v 1572864";
 
 TEST(HostileResources, ThreadsThatCannotStartEndTheRunWithOneLine) {
     VQ_SKIP_UNDER_ADDRESS_SANITIZER();
-    const fs::path y4m = clip("hostile_threads");
+    const fs::path y4m = large_clip("hostile_threads");
     for (const char* threads : {"--threads 1", "--threads 2", ""}) {
         SCOPED_TRACE(threads);
         expect_clean_failure(
@@ -80,6 +88,16 @@ TEST(HostileResources, ThreadsThatCannotStartEndTheRunWithOneLine) {
                                                       y4m.string(), threads)),
             "thread");
     }
+}
+
+// A clip under 1 MiB is read without reading threads: one worker is all that --threads 1 needs.
+TEST(HostileResources, ASmallClipNeedsNoReadingThread) {
+    VQ_SKIP_UNDER_ADDRESS_SANITIZER();
+    const fs::path y4m = clip("hostile_small_threads");
+    const auto run =
+        run_starved(no_second_thread,
+                    fmt::format("-r '{0}' -d '{0}' -q --feature psnr --threads 1", y4m.string()));
+    EXPECT_EQ(run.result.exit_code, 0) << run.result.output;
 }
 
 TEST(HostileResources, MemoryThatRunsOutEndsTheRunWithOneLine) {

@@ -453,6 +453,25 @@ TEST(ParallelReadAhead, PipesAreReadInSequence) {
     EXPECT_EQ(reading, expected);
 }
 
+// A file of less than 1 MiB is read faster than a reading thread starts; a pipe's size is unknown.
+TEST(ParallelReadAhead, OnlyFilesOfAMebibyteOrMoreAreWorthReadingAhead) {
+    const fs::path dir = test::scratch_dir("parallel_worth");
+    const VideoFormat format{64, 64, 8, ChromaFormat::yuv420};  // 6144 bytes a frame
+    const std::size_t frames_in_a_mebibyte = (std::size_t(1) << 20) / format.frame_bytes();
+    const fs::path small =
+        write_file(dir / "small.yuv", std::string(2 * format.frame_bytes(), 'x'));
+    const fs::path large = write_file(
+        dir / "large.yuv", std::string((frames_in_a_mebibyte + 1) * format.frame_bytes(), 'x'));
+    EXPECT_FALSE(worth_reading_ahead(*open_yuv(small.string(), format)));
+    EXPECT_TRUE(worth_reading_ahead(*open_yuv(large.string(), format)));
+    const fs::path fifo = dir / "in.y4m";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    std::jthread writer([&] {
+        std::ofstream(fifo, std::ios::binary) << y4m_file("YUV4MPEG2 W64 H64 F1:1", format, 1);
+    });
+    EXPECT_TRUE(worth_reading_ahead(*open_y4m(fifo.string())));
+}
+
 TEST(ParallelReadAhead, DefaultThreadsAreOneToFour) {
     EXPECT_GE(default_read_threads(), 1u);
     EXPECT_LE(default_read_threads(), 4u);

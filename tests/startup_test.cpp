@@ -1,6 +1,6 @@
 // What a vq process loads (issue #24, start-up): a PSNR run on Y4M loads only the libraries every
-// run needs; libpng (and zlib, which it brings) is loaded by the first PNG written (core/png.hpp),
-// FFmpeg by the first container (ffmpeg_module_test.cpp).
+// run needs (libfmt is compiled in, header-only); libpng (and zlib, which it brings) is loaded by
+// the first PNG written (core/png.hpp), FFmpeg by the first container (ffmpeg_module_test.cpp).
 #include <filesystem>
 #include <string>
 
@@ -33,13 +33,14 @@ bool loaded(const test::CommandResult& result, const std::string& library) {
     return result.output.find("file=" + library) != std::string::npos;
 }
 
-TEST(Startup, PsnrOnY4mLoadsNeitherLibpngNorZlib) {
+TEST(Startup, PsnrOnY4mLoadsNeitherLibfmtNorLibpngNorZlib) {
     const fs::path dir = test::scratch_dir("startup_psnr");
     const fs::path clip = y4m_clip(dir);
     const auto result = run_vq_reporting_loads("-r " + quoted(clip) + " -d " + quoted(clip) +
                                                " --feature psnr -o " + quoted(dir / "s.json"));
     ASSERT_EQ(result.exit_code, 0) << result.output;
     EXPECT_TRUE(loaded(result, "libc.so")) << result.output;  // the report is there to read
+    EXPECT_FALSE(loaded(result, "libfmt")) << result.output;
     EXPECT_FALSE(loaded(result, "libpng")) << result.output;
     EXPECT_FALSE(loaded(result, "libz.so")) << result.output;
 }

@@ -26,6 +26,8 @@ public:
     // Positional reading, for read_ahead's parallel readers. layout() assumes that the frames
     // from the next one on are regular; nullopt for a pipe or after a failure.
     std::optional<FrameLayout> layout() const;
+    // The file's bytes not read yet (InputFile::bytes_left).
+    std::optional<std::size_t> bytes_left() const { return file_.bytes_left(); }
 
     // The n-th frame of `layout`, or nullopt if it is irregular or anything fails: the sequential
     // reader then reads it, to the same result as if no frame had been read by position. Several

@@ -39,6 +39,7 @@ InputFile::InputFile(std::string path) : path_(std::move(path)) {
         throw runtime_error(fmt::format("cannot open '{}': {}", path_, std::strerror(EISDIR)));
     }
     regular_ = S_ISREG(info.st_mode);
+    if (regular_) size_ = std::size_t(info.st_size);
     // Frames are read front to back once: ask for aggressive kernel read-ahead.
     ::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
     buffer_ = std::make_unique_for_overwrite<std::byte[]>(buffer_bytes);
@@ -52,10 +53,16 @@ InputFile::InputFile(InputFile&& other) noexcept
     : path_(std::move(other.path_)),
       fd_(std::exchange(other.fd_, -1)),
       regular_(other.regular_),
+      size_(other.size_),
       offset_(other.offset_),
       buffer_(std::move(other.buffer_)),
       begin_(other.begin_),
       end_(other.end_) {}
+
+std::optional<std::size_t> InputFile::bytes_left() const {
+    if (!regular_) return std::nullopt;
+    return size_ - std::min(offset_, size_);
+}
 
 std::size_t InputFile::read_some(std::byte* dest, std::size_t count) {
     for (;;) {

@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace vq {
@@ -50,6 +51,10 @@ public:
     // True for a regular file, whose bytes read_at() and seek() can reach; false for a pipe.
     bool is_regular() const { return regular_; }
 
+    // A regular file's bytes after the sequential position, as long as the file was when opened
+    // (a file still being written may hold more); nullopt for a pipe.
+    std::optional<std::size_t> bytes_left() const;
+
     // Reads `count` bytes at `offset` into `dest`; returns fewer only at the end of the file.
     // Leaves the sequential position alone. Several threads may call it at once, provided that
     // no other member runs meanwhile.
@@ -67,6 +72,7 @@ private:
     std::string path_;
     int fd_ = -1;
     bool regular_ = false;
+    std::size_t size_ = 0;  // a regular file's, when opened
     std::size_t offset_ = 0;
     std::unique_ptr<std::byte[]> buffer_;
     std::size_t begin_ = 0;  // unread bytes are buffer_[begin_, end_)

@@ -275,6 +275,14 @@ unsigned default_read_threads() {
     return std::clamp(std::thread::hardware_concurrency(), 1u, 4u);
 }
 
+bool worth_reading_ahead(const FrameSource& source) {
+    constexpr std::size_t small_file_bytes = std::size_t(1) << 20;
+    const auto* file_source = dynamic_cast<const FileFrameSource*>(&source);
+    if (!file_source) return true;
+    const std::optional<std::size_t> left = file_source->bytes_left();
+    return !left || *left >= small_file_bytes;
+}
+
 std::unique_ptr<FrameSource> read_ahead(std::unique_ptr<FrameSource> source, std::size_t depth,
                                         unsigned threads) {
     if (depth == 0) return source;  // nothing to read ahead: the caller reads synchronously

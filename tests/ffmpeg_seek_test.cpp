@@ -180,8 +180,10 @@ TEST(FfmpegSeekChunk, AChunkOfAnMp4EqualsTheWholeRunsFrames) {
         for (std::size_t i = 0; i < 20; ++i) {
             const auto want = whole.value(c, 61 + i), got = chunk.value(c, i);
             ASSERT_EQ(want.has_value(), got.has_value());
-            if (want) EXPECT_EQ(std::memcmp(&*want, &*got, sizeof(double)), 0)
-                          << whole.name(c) << " at frame " << 61 + i;
+            if (want) {
+                EXPECT_EQ(std::memcmp(&*want, &*got, sizeof(double)), 0)
+                    << whole.name(c) << " at frame " << 61 + i;
+            }
         }
 }
 

@@ -37,6 +37,12 @@ void check_compatible(const FrameSource& reference, const FrameSource& distorted
                                         distorted.path(), fmt::join(problems, "; ")));
 }
 
+std::unique_ptr<FrameSource> read_ahead_as_planned(std::unique_ptr<FrameSource> source,
+                                                   const ReadAheadPlan& plan) {
+    if (!worth_reading_ahead(*source)) return source;
+    return read_ahead(std::move(source), plan.frames, plan.threads);
+}
+
 ScoreTable run_frame_loop(Session& session, FrameSource* reference, FrameSource& distorted,
                           const FrameRange& range, RunObserver& observer) {
     // libvmaf discards skipped frames whatever they hold; an input too short to skip simply ends.

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <string>
 
 #include "io/frame_source.hpp"
@@ -24,6 +25,11 @@ std::string ended_first_note(const FrameSource& shorter, const FrameSource& long
 // Checks that two inputs can be compared (size, bit depth, chroma format). Throws vq::Error
 // (runtime) listing every mismatch.
 void check_compatible(const FrameSource& reference, const FrameSource& distorted);
+
+// Wraps `source` to read ahead as `plan` says (read_ahead()), unless it is too small to be worth
+// a reading thread (worth_reading_ahead()).
+std::unique_ptr<FrameSource> read_ahead_as_planned(std::unique_ptr<FrameSource> source,
+                                                   const ReadAheadPlan& plan);
 
 // Runs the loop: skips, then pushes pairs until either input ends or range.frame_count is
 // reached. `reference` may be null when the session needs no reference. When one input ends

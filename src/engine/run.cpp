@@ -49,10 +49,8 @@ ScoreTable run(const Job& job, RunObserver& observer) {
     observer.started(session.receipts(), distorted_input.frame_count);
     // As many frames ahead as the backends need to stay busy, no more: each costs its size.
     const ReadAheadPlan plan = session.read_ahead_plan();
-    if (worth_reading_ahead(*distorted))
-        distorted = read_ahead(std::move(distorted), plan.frames, plan.threads);
-    if (reference && worth_reading_ahead(*reference))
-        reference = read_ahead(std::move(reference), plan.frames, plan.threads);
+    distorted = read_ahead_as_planned(std::move(distorted), plan);
+    if (reference) reference = read_ahead_as_planned(std::move(reference), plan);
     ScoreTable table = run_frame_loop(session, reference.get(), *distorted, job.frames, observer);
     detail::ScoreTableFiller::set_decoders(table, decoders.decoders());
     return table;

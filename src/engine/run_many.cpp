@@ -126,8 +126,7 @@ std::vector<InputOutcome> run_many(const Job& job, const std::vector<DistortedIn
             if (const auto allocator = run.session->buffer_allocator())
                 run.source->set_allocator(allocator);
             const ReadAheadPlan plan = run.session->read_ahead_plan();
-            if (worth_reading_ahead(*run.source))
-                run.source = read_ahead(std::move(run.source), plan.frames, plan.threads);
+            run.source = read_ahead_as_planned(std::move(run.source), plan);
             run.running = true;
             if (opened.frame_count)
                 expected_frames = std::max(expected_frames.value_or(0), *opened.frame_count);
@@ -149,8 +148,7 @@ std::vector<InputOutcome> run_many(const Job& job, const std::vector<DistortedIn
         if (const auto allocator = first_running->session->buffer_allocator())
             reference->set_allocator(allocator);
         const ReadAheadPlan plan = first_running->session->read_ahead_plan();
-        if (worth_reading_ahead(*reference))
-            reference = read_ahead(std::move(reference), plan.frames, plan.threads);
+        reference = read_ahead_as_planned(std::move(reference), plan);
     }
 
     const FrameRange& range = job.frames;

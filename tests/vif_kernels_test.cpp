@@ -7,6 +7,7 @@
 #include <random>
 #include <set>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -219,6 +220,35 @@ TEST(VifVariants, DecimationAgreesWithPlain) {
                 }
             }
         }
+}
+
+// The pyramid's buffers are the thread's, kept from frame to frame and only ever grown: a frame
+// after a larger one decimates into buffers longer than it needs, and must give what a thread
+// with fresh buffers gives.
+TEST(VifPyramid, BuffersKeptFromLargerFramesGiveTheSameBlocks) {
+    std::mt19937 random(2026);
+    const Picture large_ref = pattern_picture(130, 67, 8, "noise", random);
+    const Picture large_dist = distorted(large_ref, 12, false, random);
+    const Picture small_ref = pattern_picture(45, 38, 8, "noise", random);
+    const Picture small_dist = distorted(small_ref, 12, false, random);
+    const vif::Kernels& kernels = vif::best_kernels();
+    vif::Block fresh_large{}, fresh_small{};
+    std::thread([&] {
+        fresh_large = vif_block(large_ref, large_dist, vif_options(), kernels);
+    }).join();
+    std::thread([&] {
+        fresh_small = vif_block(small_ref, small_dist, vif_options(), kernels);
+    }).join();
+    for (int round = 0; round < 2; ++round) {
+        const vif::Block large = vif_block(large_ref, large_dist, vif_options(), kernels);
+        const vif::Block small = vif_block(small_ref, small_dist, vif_options(), kernels);
+        for (int s = 0; s < 4; ++s) {
+            EXPECT_EQ(large.scales[s], fresh_large.scales[s])
+                << "round " << round << " scale " << s;
+            EXPECT_EQ(small.scales[s], fresh_small.scales[s])
+                << "round " << round << " scale " << s;
+        }
+    }
 }
 
 TEST(VifVariants, PlainIsAlwaysAvailable) {

@@ -19,7 +19,10 @@ PlaneView<std::uint16_t> decimate_into(std::vector<std::uint16_t>& samples,
                                        int bits, const Kernels& kernels) {
     const int width = source.width / 2;
     const int height = source.height / 2;
-    samples.resize(std::size_t(width) * std::size_t(height));
+    // Grown, never shrunk: a buffer holds scale 1 and scale 3 in turn, and growing it back from
+    // scale 3's size zero-filled most of scale 1's megabyte again every frame.
+    const std::size_t count = std::size_t(width) * std::size_t(height);
+    if (samples.size() < count) samples.resize(count);
     kernels.decimate(source, destination_scale, bits, samples.data());
     return {samples.data(), width, height, width};
 }

@@ -223,7 +223,7 @@ template <typename Sums>
 __global__ void walk_sums(Sums sums, SumScratch scratch) {
     using Real = SumOf<Sums>;
     __shared__ ordered::Grid windows[3][ordered::fan_out];
-    __shared__ Real chunk[ordered::chunk_terms];
+    __shared__ Real staged[ordered::staged_terms];
     const int accumulator = int(blockIdx.x);
     const long long count = scratch.count;
     ordered::WarpWalk<decltype(sums.term(0))> context{
@@ -231,8 +231,9 @@ __global__ void walk_sums(Sums sums, SumScratch scratch) {
          scratch.groups + accumulator * ordered::level_size(1, count),
          scratch.supers + accumulator * ordered::level_size(2, count)},
         sums.term(accumulator),
+        count,
         windows,
-        chunk};
+        staged};
     const Real sum = ordered::walk(context, count);
     if (threadIdx.x == 0) sums.store(accumulator, sum);
 }

@@ -80,15 +80,16 @@ __global__ void walk_kernel(SumJob job) {
     const int stream = int(blockIdx.x) % sum_streams;
     if (scale_index >= job.scale_count) return;  // the whole block
     __shared__ Grid windows[3][ordered::fan_out];
-    __shared__ double chunk[ordered::chunk_terms];
+    __shared__ double staged[ordered::staged_terms];
     const SumScale& scale = job.scales[scale_index];
     const long long count = scale.terms.count;
     ordered::WarpWalk<TermReader> context{{scale.chunks + stream * ordered::level_size(0, count),
                                            scale.groups + stream * ordered::level_size(1, count),
                                            scale.supers + stream * ordered::level_size(2, count)},
                                           TermReader{scale.terms, stream},
+                                          count,
                                           windows,
-                                          chunk};
+                                          staged};
     const double sum = ordered::walk(context, count);
     if (threadIdx.x != 0) return;
     // Spec §6.4: the count is a 32-bit product, as the reference forms it.

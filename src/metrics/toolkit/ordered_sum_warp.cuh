@@ -90,18 +90,26 @@ __device__ void running_sums(double* in, double* out, long long chunks, bool cle
     }
 }
 
+// Chunks of terms a failing chunk stages in shared memory: it and the next ones, which the walk
+// then usually needs too (sums near zero, or crossing powers of two often, fail chunk after chunk),
+// so a load's latency is paid once for several chunks.
+inline constexpr int staged_chunks = 4;
+inline constexpr int staged_terms = staged_chunks * chunk_terms;
+
 // walk()'s context on the device. Every lane of the warp walks the same sum (same data, same
-// path), so the warp can fetch together: each window of 32 Grids, and a failing chunk's terms,
-// go to shared memory in one parallel load instead of one dependent global load at a time; and
-// it applies a window's Grids in parallel (apply_run).
+// path), so the warp can fetch together: each window of 32 Grids, and a failing chunk's terms
+// (with the next chunks': staged_chunks), go to shared memory in one parallel load instead of one
+// dependent global load at a time; and it applies a window's Grids in parallel (apply_run).
 template <typename TermAt>
 struct WarpWalk {
     using Real = term_type<TermAt>;
 
     const Grid* levels[3];
     TermAt term;
+    long long count;           // terms in all
     Grid (*windows)[fan_out];  // one window per level: a descent keeps the one above
-    Real* chunk;               // chunk_terms
+    Real* staged;              // staged_terms: terms [staged_first, staged_first + staged_terms)
+    long long staged_first = -1;
 
     template <int Level>
     __device__ const Grid* grids(long long first, int n) {
@@ -145,20 +153,53 @@ struct WarpWalk {
         return n;
     }
 
-    // One chunk's terms (at most chunk_terms): loaded by the warp together, lane_terms loads in
-    // flight per lane, then added in order from shared memory.
+    // Terms [first, end) of one chunk added to `sum` in order, from the staged terms (staging
+    // this chunk and the next ones first where they are not there).
     __device__ Real add_serially(Real sum, long long first, long long end) {
+        if (staged_first < 0 || first < staged_first || end > staged_first + staged_terms)
+            stage(first);
+        return add_in_order(sum, staged + (first - staged_first), int(end - first));
+    }
+
+    // Terms [first, first + staged_terms) that exist, loaded by the warp together: every lane's
+    // loads in flight at once.
+    __device__ void stage(long long first) {
         const int lane = int(threadIdx.x);
-        __syncwarp();
+        __syncwarp();  // every lane is done with the staged terms
 #pragma unroll
-        for (int k = 0; k < lane_terms; ++k) {
+        for (int k = 0; k < staged_terms / warp_lanes; ++k) {
             const long long i = first + k * warp_lanes + lane;
-            if (i < end) chunk[i - first] = term(i);
+            if (i < count) staged[i - first] = term(i);
         }
         __syncwarp();
-        const int n = int(end - first);
-#pragma unroll 8
-        for (int i = 0; i < n; ++i) sum += chunk[i];
+        staged_first = first;
+    }
+
+    // sum + terms[0] + ... + terms[n - 1], one addition after another. The loads of a batch are
+    // issued before the additions of the batch before it, so only the additions wait on each
+    // other.
+    __device__ static Real add_in_order(Real sum, const Real* terms, int n) {
+        constexpr int batch = 16;
+        Real current[batch], next[batch];
+        int i = 0;
+        if (n >= batch) {
+#pragma unroll
+            for (int k = 0; k < batch; ++k) current[k] = terms[k];
+            for (; i + batch <= n; i += batch) {
+                const bool more = i + 2 * batch <= n;
+                if (more) {
+#pragma unroll
+                    for (int k = 0; k < batch; ++k) next[k] = terms[i + batch + k];
+                }
+#pragma unroll
+                for (int k = 0; k < batch; ++k) sum += current[k];
+                if (more) {
+#pragma unroll
+                    for (int k = 0; k < batch; ++k) current[k] = next[k];
+                }
+            }
+        }
+        for (; i < n; ++i) sum += terms[i];
         return sum;
     }
 };

@@ -18,10 +18,12 @@ struct SubImageTerm {
     int stride;      // W_o: the residual image's row length
     int width;       // w_m
 
-    VQ_HD float operator()(long long i) const {
+    // Where term i lies, from z.
+    VQ_HD long offset(long long i) const {
         const int y = int(i) / width;  // w_m * h_m < 2^31: the size of one residual image
-        return z[long(y) * stride + (int(i) - y * width)];
+        return long(y) * stride + (int(i) - y * width);
     }
+    VQ_HD float operator()(long long i) const { return z[offset(i)]; }
 };
 
 // `residual`: one W_o x H_o residual image.
@@ -32,12 +34,14 @@ VQ_HD inline SubImageTerm sub_image_term(const float* residual, int stride, int 
 // Spec §8.2: term i of entry (a, b), (z_a - μ_a)(z_b - μ_b) with each factor a double difference
 // of the float sample and the float mean; a double sum.
 struct CovarianceTerm {
-    SubImageTerm a, b;
+    SubImageTerm a;
+    long b_from_a;  // z_b's samples lie this far from z_a's
     double mean_a, mean_b;
 
     VQ_HD double operator()(long long i) const {
-        const double da = double(a(i)) - mean_a;
-        const double db = double(b(i)) - mean_b;
+        const float* za = a.z + a.offset(i);
+        const double da = double(za[0]) - mean_a;
+        const double db = double(za[b_from_a]) - mean_b;
         return da * db;
     }
 };
@@ -52,8 +56,9 @@ VQ_HD inline void covariance_entry(int e, int& a, int& b) {
 // `means`: the image's 25 means (§8.1).
 VQ_HD inline CovarianceTerm covariance_term(const float* residual, int stride, int width, int a,
                                             int b, const float* means) {
-    return {sub_image_term(residual, stride, width, a), sub_image_term(residual, stride, width, b),
-            double(means[a]), double(means[b])};
+    const SubImageTerm za = sub_image_term(residual, stride, width, a);
+    return {za, long(sub_image_term(residual, stride, width, b).z - za.z), double(means[a]),
+            double(means[b])};
 }
 
 }  // namespace vq::speed

@@ -3,6 +3,7 @@
 // option (kernel scales, each prescale method up and down, weighting modes, noise floor, the
 // reference difference, --subsample), on adversarial and natural-looking content and on every
 // golden case; plus the GPU time of one 4K frame (printed).
+#include <cstdint>
 #include <iomanip>
 #include <iostream>
 #include <string>
@@ -108,6 +109,29 @@ TEST(SpeedCudaParityTogether, ChromaAndTemporalWithDifferentKernelScales) {
                                             "speed_temporal=speed_kernelscale=0.5"};
     expect_same_bits(score_on(Backend::cpu, requests, frames),
                      score_on(Backend::cuda, requests, frames), "speed_chroma + speed_temporal");
+}
+
+// §8.1-§8.2's sums are ordered sums on the device (chunks summarised in parallel, walked in order,
+// added serially where a sum crosses a power of two or zero): content whose residuals' sums cross
+// many binades and zero, hard-edged, every-code and banded pictures against noisy copies, at 4K
+// (the temporal sums span several groups of chunks) and at 16 bits.
+TEST(SpeedCudaParitySums, ContentWhoseSumsCrossManyBinades) {
+    VQ_REQUIRE_CUDA();
+    for (const VideoFormat format : {VideoFormat{3840, 2160, 10, ChromaFormat::yuv420},
+                                     VideoFormat{1280, 720, 16, ChromaFormat::yuv444}}) {
+        std::vector<FramePair> frames;
+        std::uint32_t seed = 40;
+        for (const Content content : {Content::extremes, Content::staircase, Content::patchwork,
+                                      Content::banded, Content::texture}) {
+            const Picture ref = make_picture(format, content, seed++);
+            frames.push_back({ref, perturbed(ref, 1 << (format.bit_depth - 3), seed++)});
+        }
+        for (std::size_t f = 0; f < frames.size(); ++f) frames[f].index = f;
+        for (const char* request : {"speed_chroma", "speed_temporal"})
+            expect_same_bits(score_on(Backend::cpu, {request}, frames),
+                             score_on(Backend::cuda, {request}, frames),
+                             format_name(format) + " " + request);
+    }
 }
 
 // Every golden case: the CUDA twin against the CPU twin on the fixture's frames, and against the

@@ -1,7 +1,7 @@
 // float_ssim and float_ms_ssim twins: the CUDA twin must give the CPU twin's bits (its terms are
-// ssim_math.hpp's, its sums the serial order's roundings by ssim_ordered_sum.hpp) on random and
-// adversarial content of every depth, layout and odd size with every option, and the reference's
-// goldens through --backend cuda. Also prints the GPU time per 4K frame (CUDA events).
+// ssim_math.hpp's, its sums the serial order's roundings by the toolkit's ordered_sum.hpp) on
+// random and adversarial content of every depth, layout and odd size with every option, and the
+// reference's goldens through --backend cuda. Also prints the GPU time per 4K frame (CUDA events).
 #include <cstdint>
 #include <iostream>
 #include <string>

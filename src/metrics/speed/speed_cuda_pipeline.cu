@@ -1,7 +1,9 @@
 // SpEED's device pipeline (spec/speed.md §3-§9). Each kernel follows the CPU twin's order of
-// operations; the serial sums of §8.1-§8.2 stay serial, one thread per independent accumulator
-// (25 means, 325 covariance entries per image), because their float/double rounding depends on
-// the order. The 25x25 stages share their maths with the CPU twin (speed_eigen.hpp,
+// operations. The serial sums of §8.1-§8.2 (25 float means, then 325 double covariance entries per
+// image, each over the w_m x h_m sub-image in row-major order) round in an order-dependent way, so
+// each is the toolkit's ordered sum (metrics/toolkit/ordered_sum.hpp): its chunks summarised in
+// parallel and walked in order, the CPU twin's bits; speed_sum_terms.hpp reads their terms as the
+// CPU twin forms them. The 25x25 stages share their maths with the CPU twin (speed_eigen.hpp,
 // speed_block_math.hpp); the device's log2 is the correctly rounded one (speed_log2.hpp).
 #include "metrics/speed/speed_cuda_pipeline.hpp"
 
@@ -9,6 +11,7 @@
 #include <cstdint>
 #include <span>
 #include <type_traits>
+#include <utility>
 
 #include "cuda/check.hpp"
 #include "metrics/speed/speed_block_math.hpp"
@@ -16,7 +19,9 @@
 #include "metrics/speed/speed_log2.hpp"
 #include "metrics/speed/speed_prescale.hpp"
 #include "metrics/speed/speed_stages.hpp"
+#include "metrics/speed/speed_sum_terms.hpp"
 #include "metrics/toolkit/mirror.hpp"
+#include "metrics/toolkit/ordered_sum_warp.cuh"
 #include "metrics/toolkit/sample_type.hpp"
 
 namespace vq::speed {
@@ -108,95 +113,149 @@ __global__ void remove_local_mean(const float* q, int wo, int ho, const float* t
     r[long(blockIdx.y) * wo * ho + o] = image[o] - mean;
 }
 
-// The serial sums of §8.1-§8.2 read the residual image from shared memory: global loads for one
-// long dependent chain would wait on memory at every step. The block streams the image through
-// `tile` in bands of `band` rows plus the block_side - 1 rows below them that the shifted
-// sub-images also read, and each band's rows go to consume(rows) (tile row t is band row t).
-template <typename Consume>
-__device__ void for_each_band(const float* image, int wo, int hm, int band, float* tile,
-                              Consume consume) {
-    for (int y0 = 0; y0 < hm; y0 += band) {
-        const int rows = min(band, hm - y0);
-        const int loaded = (rows + block_side - 1) * wo;
-        __syncthreads();  // every thread is done with the previous band
-        for (int i = threadIdx.x; i < loaded; i += blockDim.x) tile[i] = image[long(y0) * wo + i];
-        __syncthreads();
-        consume(rows);
+// Spec §8.1-§8.2's serial sums, each an ordered sum (metrics/toolkit/ordered_sum.hpp) of the
+// w_m x h_m terms in the CPU twin's order: `Sums` names an accumulator's terms (term(k)) and where
+// its result goes (store(k, sum)); accumulator k is image k / per_image's sum k % per_image.
+
+// Spec §8.1: the 25 float sums of every image; each mean is its sum over w_m h_m, in float.
+struct MeanSums {
+    static constexpr int per_image = n;
+    const float* residual;
+    int wo, ho, wm, hm;
+    float* means;
+
+    __device__ SubImageTerm term(int k) const {
+        return sub_image_term(residual + long(k / n) * wo * ho, wo, wm, k % n);
     }
-}
+    __device__ void store(int k, float sum) const { means[k] = sum / float(wm * hm); }
+};
 
-// sum + term(0) + term(1) + ... + term(count - 1), added one by one in that order (the serial
-// sum's roundings). The terms of a batch do not depend on the running sum, so their loads and
-// arithmetic are issued together and only the additions wait on each other: a thread's chain
-// costs an addition's latency per term instead of a load's, conversion's and multiplication's.
-template <typename Sum, typename Term>
-__device__ Sum add_in_order(Sum sum, int count, const Term& term) {
-    constexpr int batch = 16;
-    int i = 0;
-    for (; i + batch <= count; i += batch) {
-        Sum terms[batch];
-#pragma unroll
-        for (int k = 0; k < batch; ++k) terms[k] = term(i + k);
-#pragma unroll
-        for (int k = 0; k < batch; ++k) sum = sum + terms[k];
+// Spec §8.2: the 325 double sums b <= a of every image (after MeanSums: the terms need the means);
+// each entry is its sum over w_m h_m in double, rounded to float, at (a, b) and (b, a).
+struct CovarianceSums {
+    static constexpr int per_image = covariance_entries;
+    const float* residual;
+    int wo, ho, wm, hm;
+    const float* means;
+    float* k;
+
+    __device__ CovarianceTerm term(int accumulator) const {
+        const int image = accumulator / per_image;
+        int a, b;
+        covariance_entry(accumulator % per_image, a, b);
+        return covariance_term(residual + long(image) * wo * ho, wo, wm, a, b, means + image * n);
     }
-    for (; i < count; ++i) sum = sum + term(i);
-    return sum;
+    __device__ void store(int accumulator, double sum) const {
+        const int image = accumulator / per_image;
+        int a, b;
+        covariance_entry(accumulator % per_image, a, b);
+        const float value = float(sum / double(wm * hm));
+        k[image * n * n + a * n + b] = value;
+        k[image * n * n + b * n + a] = value;
+    }
+};
+
+template <typename Sums>
+using SumOf = ordered::term_type<decltype(std::declval<const Sums&>().term(0))>;
+
+// The ordered sums' levels, per accumulator: [accumulators][level_size(level, count)] each.
+struct SumScratch {
+    double* prefix;  // the approximate running sum before each chunk
+    ordered::Grid* chunks;
+    ordered::Grid* groups;
+    ordered::Grid* supers;
+    long long count;  // terms per sum: w_m h_m
+};
+
+// One block per accumulator: each chunk's sum in double, in any order (a warp a chunk, its lanes
+// reading consecutive terms), then the running sums before each chunk from those (approximate: they
+// only pick the binade each chunk is summarised on).
+constexpr int prefix_threads = 256;  // a few chunks each: SpEED's sums have tens to hundreds
+
+template <typename Sums>
+__global__ void __launch_bounds__(prefix_threads) sum_prefixes(Sums sums, SumScratch scratch) {
+    constexpr int lanes = ordered::warp_lanes, warps = prefix_threads / lanes;
+    const int accumulator = int(blockIdx.x);
+    const long long count = scratch.count, chunks = ordered::level_size(0, count);
+    double* prefix = scratch.prefix + accumulator * chunks;
+    const auto term = sums.term(accumulator);
+    const int lane = int(threadIdx.x) % lanes;
+    for (long long c = threadIdx.x / lanes; c < chunks; c += warps) {
+        const long long end = min(count, (c + 1) * ordered::chunk_terms);
+        double own = 0;
+        for (long long i = c * ordered::chunk_terms + lane; i < end; i += lanes)
+            own += double(term(i));
+        for (int offset = lanes / 2; offset > 0; offset /= 2)
+            own += __shfl_down_sync(0xffffffffu, own, offset);
+        if (lane == 0) prefix[c] = own;
+    }
+    __syncthreads();  // the chunk sums of every warp are written
+    ordered::running_sums<prefix_threads>(prefix, prefix, chunks, false);
 }
 
-// Spec §8.1: thread p < 25 of block `image` sums position p's w_m x h_m sub-image serially in
-// float, row-major.
-__global__ void block_means(const float* r, int wo, int ho, int wm, int hm, int band,
-                            float* means) {
-    extern __shared__ float tile[];
-    const int p = threadIdx.x;
-    const float* z = tile + (p / block_side) * wo + p % block_side;
-    float sum = 0.0f;
-    for_each_band(r + long(blockIdx.x) * wo * ho, wo, hm, band, tile, [&](int rows) {
-        if (p >= n) return;
-        for (int y = 0; y < rows; ++y) {
-            const float* row = z + y * wo;
-            sum = add_in_order(sum, wm, [row](int x) { return row[x]; });
-        }
-    });
-    if (p < n) means[blockIdx.x * n + p] = sum / float(wm * hm);
+// Each chunk's Grid (blockIdx.x the chunk, blockIdx.y the accumulator) on the binade of the
+// approximate running sum before it.
+template <typename Sums>
+__global__ void chunk_grids(Sums sums, SumScratch scratch) {
+    const int accumulator = int(blockIdx.y);
+    const long long chunks = ordered::level_size(0, scratch.count), chunk = blockIdx.x;
+    const long long at = accumulator * chunks + chunk;
+    const int e = ordered::binade_of(SumOf<Sums>(scratch.prefix[at]));
+    const ordered::Grid g = ordered::chunk_grid(sums.term(accumulator), chunk, scratch.count, e);
+    if (threadIdx.x == 0) scratch.chunks[at] = g;
 }
 
-constexpr int covariance_entries = n * (n + 1) / 2;  // b <= a
-constexpr int covariance_threads = 64;  // entries per block: the blocks spread over the SMs
+// One level up (blockIdx.x the Grid, blockIdx.y the accumulator): chunks to groups (level 1),
+// groups to super-groups (level 2).
+__global__ void level_grids(SumScratch scratch, int level) {
+    const long long below_count = ordered::level_size(level - 1, scratch.count);
+    const long long above_count = ordered::level_size(level, scratch.count);
+    const long long index = blockIdx.x, accumulator = blockIdx.y;
+    const ordered::Grid* below = (level == 2 ? scratch.groups : scratch.chunks);
+    ordered::Grid* above = level == 2 ? scratch.supers : scratch.groups;
+    const ordered::Grid g =
+        ordered::level_grid(below + accumulator * below_count, below_count, index);
+    if (threadIdx.x == 0) above[accumulator * above_count + index] = g;
+}
 
-// Spec §8.2: one thread per entry b <= a (blockIdx.y the image), a serial double sum over the
-// samples in row-major order of (z_a - μ_a)(z_b - μ_b), each factor a double difference.
-__global__ void __launch_bounds__(covariance_threads)
-    covariance_matrix(const float* r, int wo, int ho, int wm, int hm, int band, const float* means,
-                      float* k) {
-    extern __shared__ float tile[];
-    const int entry = blockIdx.x * covariance_threads + threadIdx.x;
-    int a = 0;
-    while ((a + 1) * (a + 2) / 2 <= entry) ++a;
-    const int b = entry - a * (a + 1) / 2;
-    const int image = blockIdx.y;
-    const bool active = entry < covariance_entries;
-    const float* za = tile + (a / block_side) * wo + a % block_side;
-    const float* zb = tile + (b / block_side) * wo + b % block_side;
-    const double ma = active ? means[image * n + a] : 0.0;
-    const double mb = active ? means[image * n + b] : 0.0;
-    double sum = 0.0;
-    for_each_band(r + long(image) * wo * ho, wo, hm, band, tile, [&](int rows) {
-        if (!active) return;
-        for (int y = 0; y < rows; ++y) {
-            const float *row_a = za + y * wo, *row_b = zb + y * wo;
-            sum = add_in_order(sum, wm, [=](int x) {
-                const double da = double(row_a[x]) - ma;
-                const double db = double(row_b[x]) - mb;
-                return da * db;
-            });
-        }
-    });
-    if (!active) return;
-    const float value = float(sum / double(wm * hm));
-    k[image * n * n + a * n + b] = value;
-    k[image * n * n + b * n + a] = value;
+// One warp per accumulator walks its levels in order, adding serially where a check fails.
+template <typename Sums>
+__global__ void walk_sums(Sums sums, SumScratch scratch) {
+    using Real = SumOf<Sums>;
+    __shared__ ordered::Grid windows[3][ordered::fan_out];
+    __shared__ Real staged[ordered::staged_terms];
+    const int accumulator = int(blockIdx.x);
+    const long long count = scratch.count;
+    ordered::WarpWalk<decltype(sums.term(0))> context{
+        {scratch.chunks + accumulator * ordered::level_size(0, count),
+         scratch.groups + accumulator * ordered::level_size(1, count),
+         scratch.supers + accumulator * ordered::level_size(2, count)},
+        sums.term(accumulator),
+        count,
+        windows,
+        staged};
+    const Real sum = ordered::walk(context, count);
+    if (threadIdx.x == 0) sums.store(accumulator, sum);
+}
+
+// Every accumulator of `sums` for `images` images, on `stream`.
+template <typename Sums>
+void ordered_sums(const Sums& sums, int images, const SumScratch& scratch, cudaStream_t stream) {
+    const unsigned accumulators = unsigned(images * Sums::per_image);
+    constexpr int warp = ordered::warp_lanes;
+    const auto grids = [&](int level) {
+        return dim3(unsigned(ordered::level_size(level, scratch.count)), accumulators);
+    };
+    sum_prefixes<<<accumulators, prefix_threads, 0, stream>>>(sums, scratch);
+    VQ_CUDA_CHECK_LAUNCH(sum_prefixes);
+    chunk_grids<<<grids(0), warp, 0, stream>>>(sums, scratch);
+    VQ_CUDA_CHECK_LAUNCH(chunk_grids);
+    for (int level = 1; level <= 2; ++level) {
+        level_grids<<<grids(level), warp, 0, stream>>>(scratch, level);
+        VQ_CUDA_CHECK_LAUNCH(level_grids);
+    }
+    walk_sums<<<accumulators, warp, 0, stream>>>(sums, scratch);
+    VQ_CUDA_CHECK_LAUNCH(walk_sums);
 }
 
 // Spec §8.6's product in the CPU twin's order: k ascending, terms with a zero left factor skipped.
@@ -335,6 +394,25 @@ __global__ void block_statistics(const float* r, int wo, int ho, int across, int
     entropy[image * count + b] = block_entropy(lambda, s, sigma_nn, RoundedLog2{});
 }
 
+// sum + term(0) + term(1) + ... + term(count - 1), added one by one in that order (the serial
+// sum's roundings). The terms of a batch do not depend on the running sum, so their loads and
+// arithmetic are issued together and only the additions wait on each other: a thread's chain
+// costs an addition's latency per term instead of a load's, conversion's and multiplication's.
+template <typename Sum, typename Term>
+__device__ Sum add_in_order(Sum sum, int count, const Term& term) {
+    constexpr int batch = 16;
+    int i = 0;
+    for (; i + batch <= count; i += batch) {
+        Sum terms[batch];
+#pragma unroll
+        for (int k = 0; k < batch; ++k) terms[k] = term(i + k);
+#pragma unroll
+        for (int k = 0; k < batch; ++k) sum = sum + terms[k];
+    }
+    for (; i < count; ++i) sum = sum + term(i);
+    return sum;
+}
+
 constexpr int score_threads = 256;
 constexpr int max_shared_terms_bytes = 48 * 1024;
 
@@ -371,17 +449,6 @@ unsigned blocks_for(long items, int per_block) {
     return unsigned((items + per_block - 1) / per_block);
 }
 
-// Raises (never lowers: another pipeline of the run may need more) a kernel's dynamic shared
-// memory limit to `bytes`.
-template <typename Kernel>
-void allow_shared_memory(Kernel* kernel, int bytes) {
-    cudaFuncAttributes attributes{};
-    VQ_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
-    if (attributes.maxDynamicSharedSizeBytes < bytes)
-        VQ_CUDA_CHECK(
-            cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
-}
-
 template <typename T>
 cuda::DeviceArray<T> uploaded(const std::vector<T>& host) {
     return cuda::to_device(std::span<const T>(host));
@@ -408,12 +475,9 @@ DevicePipeline::DevicePipeline(const Config& config, int bit_depth, int channels
         source_ = cuda::DeviceArray<float>(images * std::size_t(config.plane_width) *
                                            std::size_t(config.plane_height));
     }
-    // Bands of the residual image as tall as 64 KiB of shared memory holds (at least one row).
-    constexpr int tile_floats = 16384;
-    band_ = std::max(1, tile_floats / residual_width_ - (block_side - 1));
-    const int tile_bytes = (band_ + block_side - 1) * residual_width_ * 4;
-    allow_shared_memory(block_means, tile_bytes);
-    allow_shared_memory(covariance_matrix, tile_bytes);
+    // Spec §4's block grid: w_m x h_m shifted sub-images of the whole blocks' area.
+    sub_width_ = blocks_across_ * block_side - (block_side - 1);
+    sub_height_ = blocks_down_ * block_side - (block_side - 1);
     terms_bytes_ = channels * blocks_across_ * blocks_down_ * 4;
     if (terms_bytes_ > max_shared_terms_bytes) terms_bytes_ = 0;  // the terms stay in global memory
     const std::size_t residual = std::size_t(residual_width_) * std::size_t(residual_height_);
@@ -430,6 +494,16 @@ DevicePipeline::DevicePipeline(const Config& config, int bit_depth, int channels
     entropy_ = cuda::DeviceArray<float>(images * count);
     variance_ = cuda::DeviceArray<float>(images * count);
     terms_ = cuda::DeviceArray<float>(std::size_t(channels) * count);
+    // The ordered sums' levels, for the most accumulators (the covariance's); the means reuse them.
+    const std::size_t accumulators = images * std::size_t(covariance_entries);
+    const long long sum_terms = (long long)sub_width_ * sub_height_;
+    const auto level = [&](int l) {
+        return cuda::DeviceArray<ordered::Grid>(accumulators *
+                                                std::size_t(ordered::level_size(l, sum_terms)));
+    };
+    sum_prefix_ =
+        cuda::DeviceArray<double>(accumulators * std::size_t(ordered::level_size(0, sum_terms)));
+    sum_chunks_ = level(0), sum_groups_ = level(1), sum_supers_ = level(2);
 }
 
 void DevicePipeline::enqueue(const ImageSources& sources, DeviceChannel* results,
@@ -475,18 +549,15 @@ void DevicePipeline::enqueue(const ImageSources& sources, DeviceChannel* results
         residual_.data());
     VQ_CUDA_CHECK_LAUNCH(remove_local_mean);
 
-    // Spec §4's block grid: w_m x h_m shifted sub-images of the whole blocks' area.
-    const int wm = blocks_across_ * block_side - (block_side - 1);
-    const int hm = blocks_down_ * block_side - (block_side - 1);
+    const int wm = sub_width_, hm = sub_height_;
+    const SumScratch scratch{sum_prefix_.data(), sum_chunks_.data(), sum_groups_.data(),
+                             sum_supers_.data(), (long long)wm * hm};
+    ordered_sums(MeanSums{residual_.data(), wo, ho, wm, hm, means_.data()}, images_, scratch,
+                 stream);
+    ordered_sums(
+        CovarianceSums{residual_.data(), wo, ho, wm, hm, means_.data(), covariance_.data()},
+        images_, scratch, stream);
     const unsigned images = unsigned(images_);
-    const std::size_t tile_bytes = std::size_t(band_ + block_side - 1) * std::size_t(wo) * 4;
-    block_means<<<images, 256, tile_bytes, stream>>>(residual_.data(), wo, ho, wm, hm, band_,
-                                                     means_.data());
-    VQ_CUDA_CHECK_LAUNCH(block_means);
-    const dim3 covariance_grid(blocks_for(covariance_entries, covariance_threads), images);
-    covariance_matrix<<<covariance_grid, covariance_threads, tile_bytes, stream>>>(
-        residual_.data(), wo, ho, wm, hm, band_, means_.data(), covariance_.data());
-    VQ_CUDA_CHECK_LAUNCH(covariance_matrix);
     cuda::zero_async(solve_failed_.data(), solve_failed_.size(), stream);
     factorise<<<dim3(images, 2), factorise_threads, 0, stream>>>(
         covariance_.data(), eigenvalues_.data(), householder_.data(), triangular_.data(),

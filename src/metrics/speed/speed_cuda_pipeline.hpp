@@ -9,6 +9,7 @@
 
 #include "cuda/memory.hpp"
 #include "metrics/speed/speed.hpp"
+#include "metrics/toolkit/ordered_sum.hpp"
 
 namespace vq::speed {
 
@@ -46,8 +47,8 @@ private:
     int images_;
     int residual_width_, residual_height_;  // W_o x H_o
     int blocks_across_, blocks_down_;       // nbh, nbv
-    int band_;         // rows of the residual image per shared-memory band (§8.1-§8.2's sums)
-    int terms_bytes_;  // §9's terms in shared memory (0: in terms_)
+    int sub_width_, sub_height_;            // w_m x h_m: the terms of each §8.1-§8.2 sum
+    int terms_bytes_;                       // §9's terms in shared memory (0: in terms_)
     cuda::DeviceArray<float> anti_alias_taps_, local_mean_taps_;
     cuda::DeviceArray<int> x_index_, y_index_;  // prescale tables (when it rescales)
     cuda::DeviceArray<float> x_weight_, y_weight_;
@@ -57,6 +58,10 @@ private:
     cuda::DeviceArray<float> means_, covariance_, eigenvalues_, householder_, triangular_;
     cuda::DeviceArray<int> solve_failed_, failed_;
     cuda::DeviceArray<float> entropy_, variance_, terms_;
+    // §8.1-§8.2's ordered sums (metrics/toolkit/ordered_sum.hpp): per accumulator, the running sum
+    // before each chunk and the Grids of chunks, groups and super-groups.
+    cuda::DeviceArray<double> sum_prefix_;
+    cuda::DeviceArray<ordered::Grid> sum_chunks_, sum_groups_, sum_supers_;
 };
 
 }  // namespace vq::speed

@@ -6,7 +6,8 @@
 // Bits: every per-position value is the CPU twin's operation sequence (ssim_math.hpp is shared;
 // no libm function is involved, --fmad=false). The sums of spec §6.3 are serial double sums in the
 // CPU twin and are not exact in general (l and c are full doubles), so the device reproduces the
-// serial order's roundings exactly with ssim_ordered_sum.hpp's scheme instead of reordering them.
+// serial order's roundings exactly with the toolkit's ordered sums
+// (metrics/toolkit/ordered_sum.hpp) instead of reordering them.
 #include <cstddef>
 #include <memory>
 #include <optional>

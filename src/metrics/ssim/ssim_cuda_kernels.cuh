@@ -6,7 +6,7 @@
 #include <cuda_runtime.h>
 
 #include "metrics/ssim/ssim.hpp"
-#include "metrics/ssim/ssim_ordered_sum.hpp"
+#include "metrics/toolkit/ordered_sum.hpp"
 
 namespace vq::ssim::gpu {
 
@@ -19,7 +19,7 @@ struct TermPlanes {
     long long count;
 };
 
-// One scale's ordered sums: its terms and the scratch of ssim_ordered_sum.hpp's levels, four
+// One scale's ordered sums: its terms and the scratch of ordered_sum.hpp's levels, four
 // streams (ssim, l, c, s) each, and where the four means go (a Means in the device block).
 struct SumScale {
     TermPlanes terms;

@@ -1,21 +1,26 @@
-// The CPU twin's serial double sums (spec §6.3: S = fl(S + t_i) over the valid region in row-major
-// order, millions of terms at 4K) computed in parallel with the same bits. Host and device code
-// (VQ_HD): the CUDA twin's kernels build the summaries and walk them; the host tests run the same
-// functions against a plain serial loop.
+// A CPU twin's serial float or double sum (S = fl(S + t_i), the terms in one fixed order, thousands
+// to millions of them) computed in parallel with the same bits. Host and device code (VQ_HD): the
+// CUDA twins' kernels build the summaries and walk them (ordered_sum_warp.cuh); the host tests run
+// the same functions against a plain serial loop. Used by SSIM/MS-SSIM (spec §6.3's double sums)
+// and SpEED (spec §8.1's float means, §8.2's double covariances).
 //
-// Why it is exact. Let u = 2^(e-52), the spacing of the doubles in the binade [2^e, 2^(e+1)). If
-// S is a multiple of u and the exact S + t lies in that binade (either sign), fl(S + t) is S + t
-// rounded to the nearest multiple of u, ties to the even multiple. In units of u: K' = K +
-// round(t/u), an integer step that depends on K only through its parity, and only at a tie. So a
-// run of terms added while the sum stays in one binade is summarised, without knowing the sum it
-// starts from, by a Grid: the integer step for an even and an odd start, and the range every
-// intermediate K + t/u spans relative to the start. Grids of one binade compose exactly (integer
-// arithmetic: associative, so any tree of them gives the serial result), and applying one to the
-// actual sum is exact whenever the range check proves the whole run stayed in the binade.
+// Why it is exact. Let M be the format's significand bits (52 for double, 23 for float) and
+// u = 2^(e-M) the spacing of its values in the binade [2^e, 2^(e+1)). If S is a multiple of u and
+// the exact S + t lies in that binade (either sign), fl(S + t) is S + t rounded to the nearest
+// multiple of u, ties to the even multiple. In units of u: K' = K + round(t/u), an integer step
+// that depends on K only through its parity, and only at a tie. So a run of terms added while the
+// sum stays in one binade is summarised, without knowing the sum it starts from, by a Grid: the
+// integer step for an even and an odd start, and the range every intermediate K + t/u spans
+// relative to the start. Grids of one binade compose exactly (integer arithmetic: associative, so
+// any tree of them gives the serial result), and applying one to the actual sum is exact whenever
+// the range check proves the whole run stayed in the binade.
+//
+// Both formats do the scaling in double: a float term or sum times 2^(23-e) is exact in double for
+// every normal float binade, and a double one times 2^(52-e) for the binades allowed below.
 //
 // How it is used. The terms are cut into chunks of chunk_terms in the serial order; each chunk is
 // summarised on the binade of an approximate running sum at its start (any order: a wrong guess
-// only makes the check fail); chunk_fan_out chunks of one binade make a group, and as many groups a
+// only makes the check fail); fan_out chunks of one binade make a group, and as many groups a
 // super-group. The walk then applies super-groups in order, descending into groups and chunks
 // where the check fails (a sum crossing a power of two, a sum near zero), and adds the terms of a
 // failing chunk serially: the CPU twin's sequence of roundings, step for step.
@@ -24,24 +29,59 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
+#include <utility>
 
 #include "cuda/host_device.hpp"
 
-namespace vq::ssim::ordered {
+namespace vq::ordered {
 
 inline constexpr int chunk_terms = 256;
 inline constexpr int lane_terms = chunk_terms / 32;  // a warp summarises a chunk, 8 terms a lane
 inline constexpr int fan_out = 32;                   // chunks per group, groups per super-group
 
-// Binades a Grid may use: [2^-900, 2^53) keeps every scaling below exact (no overflow, no
-// subnormal); sums outside it are added serially.
-inline constexpr int lowest_exponent = -900;
-inline constexpr int highest_exponent = 52;
 inline constexpr int no_exponent = -10000;
 
-inline constexpr long long two_52 = 1LL << 52;
-inline constexpr long long two_53 = 1LL << 53;
-inline constexpr long long limit = 1LL << 56;  // beyond it a Grid can never pass the check
+// The sum's format: its bits, significand width M, exponent bias, and the binades a Grid may use.
+// Sums outside them are added serially.
+template <typename Real>
+struct Format;
+
+template <>
+struct Format<double> {
+    using Bits = std::uint64_t;
+    static constexpr int significand = 52;
+    static constexpr int bias = 1023;
+    static constexpr int field_mask = 0x7ff;
+    // [2^-900, 2^53): the scalings by 2^(52-e) and back stay exact (no overflow, no subnormal).
+    static constexpr int lowest_exponent = -900;
+    static constexpr int highest_exponent = 52;
+};
+
+template <>
+struct Format<float> {
+    using Bits = std::uint32_t;
+    static constexpr int significand = 23;
+    static constexpr int bias = 127;
+    static constexpr int field_mask = 0xff;
+    // Every normal binade but the last ([2^127, 2^128), whose next power of two overflows):
+    // 2^(23-e) lies in [2^-103, 2^149], so a float times it is a normal double, exactly.
+    static constexpr int lowest_exponent = -126;
+    static constexpr int highest_exponent = 126;
+};
+
+// Units of u: 2^M is the binade's lowest K, 2^(M+1) its end.
+template <typename Real>
+inline constexpr long long binade_start = 1LL << Format<Real>::significand;
+template <typename Real>
+inline constexpr long long binade_end = 2 * binade_start<Real>;
+// A term of 4 binade_start or more can never keep the sum in the binade.
+template <typename Real>
+inline constexpr double term_bound = double(4 * binade_start<Real>);
+
+// Beyond it a Grid can never pass the check (for either format: a double's needs at most 2^53, a
+// float's 2^24). Far from long long's range, so then() can add two fields without overflow.
+inline constexpr long long limit = 1LL << 56;
 
 struct Grid {
     long long step[2];  // K_end - K_start, for an even and an odd K_start
@@ -55,17 +95,21 @@ inline constexpr int empty = 0;
 inline constexpr int valid = 1;
 inline constexpr int invalid = 2;
 
-VQ_HD inline std::uint64_t bits_of(double x) {
+template <typename Real>
+VQ_HD inline typename Format<Real>::Bits bits_of(Real x) {
 #if defined(__CUDA_ARCH__)
-    return static_cast<std::uint64_t>(__double_as_longlong(x));
+    if constexpr (std::is_same_v<Real, double>)
+        return static_cast<std::uint64_t>(__double_as_longlong(x));
+    else
+        return __float_as_uint(x);
 #else
-    std::uint64_t bits;
+    typename Format<Real>::Bits bits;
     std::memcpy(&bits, &x, sizeof bits);
     return bits;
 #endif
 }
 
-// 2^k for k in [-1022, 1023], exactly.
+// 2^k for k in [-1022, 1023], exactly, as a double.
 VQ_HD inline double power_of_two(int k) {
     const std::uint64_t bits = std::uint64_t(k + 1023) << 52;
 #if defined(__CUDA_ARCH__)
@@ -78,11 +122,14 @@ VQ_HD inline double power_of_two(int k) {
 }
 
 // e with 2^e <= |s| < 2^(e+1), or no_exponent where no Grid may be used (0, tiny, huge, NaN).
-VQ_HD inline int binade_of(double s) {
-    const int field = int((bits_of(s) >> 52) & 0x7ff);
-    const int e = field - 1023;
-    return field == 0 || field == 0x7ff || e < lowest_exponent || e > highest_exponent ? no_exponent
-                                                                                       : e;
+template <typename Real>
+VQ_HD inline int binade_of(Real s) {
+    using F = Format<Real>;
+    const int field = int((bits_of(s) >> F::significand) & F::field_mask);
+    const int e = field - F::bias;
+    return field == 0 || field == F::field_mask || e < F::lowest_exponent || e > F::highest_exponent
+               ? no_exponent
+               : e;
 }
 
 VQ_HD inline Grid empty_grid() { return {{0, 0}, {0, 0}, {0, 0}, no_exponent, empty}; }
@@ -90,10 +137,12 @@ VQ_HD inline Grid empty_grid() { return {{0, 0}, {0, 0}, {0, 0}, no_exponent, em
 VQ_HD inline Grid invalid_grid() { return {{0, 0}, {0, 0}, {0, 0}, no_exponent, invalid}; }
 
 // One term t added on the grid of binade e.
-VQ_HD inline Grid term_grid(double t, int e) {
+template <typename Real>
+VQ_HD inline Grid term_grid(Real t, int e) {
     if (e == no_exponent) return invalid_grid();
-    const double tau = t * power_of_two(52 - e);  // exact: a power of two in range
-    if (!(std::fabs(tau) < double(1LL << 54))) return invalid_grid();  // NaN too
+    // exact: a power of two in range
+    const double tau = double(t) * power_of_two(Format<Real>::significand - e);
+    if (!(std::fabs(tau) < term_bound<Real>)) return invalid_grid();  // NaN too
     const double whole = std::floor(tau);
     const double fraction = tau - whole;  // exact
     const long long f = static_cast<long long>(whole);
@@ -112,7 +161,7 @@ VQ_HD inline Grid term_grid(double t, int e) {
 
 VQ_HD inline bool out_of_range(long long v) { return v > limit || v < -limit; }
 
-// `a` followed by `b`.
+// `a` followed by `b` (the same for both formats: integer arithmetic on one binade's grid).
 VQ_HD inline Grid then(const Grid& a, const Grid& b) {
     if (a.state == empty) return b;
     if (b.state == empty) return a;
@@ -135,22 +184,29 @@ VQ_HD inline Grid then(const Grid& a, const Grid& b) {
 
 // Adds the run `g` summarises to `sum` and returns true when that is provably the serial result;
 // otherwise leaves `sum` alone and returns false.
-VQ_HD inline bool apply(const Grid& g, double& sum) {
+template <typename Real>
+VQ_HD inline bool apply(const Grid& g, Real& sum) {
+    constexpr int m = Format<Real>::significand;
     if (g.state == empty) return true;
     if (g.state != valid) return false;
-    const double scaled = sum * power_of_two(52 - g.exponent);  // exact
-    if (!(std::fabs(scaled) < double(two_53))) return false;
+    const double scaled = double(sum) * power_of_two(m - g.exponent);  // exact
+    if (!(std::fabs(scaled) < double(binade_end<Real>))) return false;
     const long long k = static_cast<long long>(scaled);
     if (double(k) != scaled) return false;  // sum is not on the binade's grid
     const int p = int(k & 1);
     const long long low = k + g.low[p];
     const long long high = k + g.high[p];
-    const bool positive = low >= two_52 && high <= two_53;
-    const bool negative = low > -two_53 && high <= -two_52;
+    const bool positive = low >= binade_start<Real> && high <= binade_end<Real>;
+    const bool negative = low > -binade_end<Real> && high <= -binade_start<Real>;
     if (!positive && !negative) return false;
-    sum = double(k + g.step[p]) * power_of_two(g.exponent - 52);  // |K| <= 2^53: exact
+    // |K| <= 2^(M+1): exact in double, and a value of the format (at most the next power of two)
+    sum = Real(double(k + g.step[p]) * power_of_two(g.exponent - m));
     return true;
 }
+
+// The type a term reader gives: the sum's format.
+template <typename TermAt>
+using term_type = std::decay_t<decltype(std::declval<const TermAt&>()(0LL))>;
 
 // The summary of a lane's terms: term(i) for i in [first, end), in order, composed term by term.
 template <typename TermAt>
@@ -161,19 +217,21 @@ VQ_HD Grid composed_lane_grid(const TermAt& term, long long first, long long end
 }
 
 // The same Grid as composed_lane_grid, field for field, at about half the work where no term is a
-// tie (a fraction of exactly one half on the grid; about one term in 2^24 of a double's): a term
-// without a tie steps the same for an even and an odd start, so then() keeps the two parities'
-// fields equal and one track of them suffices. Its operations are then()'s for p = 0, in order,
-// out-of-range checks included; a tie hands the whole lane to composed_lane_grid.
+// tie (a fraction of exactly one half on the grid: about one term in 2^24 of a double's, more of a
+// float's when the terms are close to the sum): a term without a tie steps the same for an even
+// and an odd start, so then() keeps the two parities' fields equal and one track of them suffices.
+// Its operations are then()'s for p = 0, in order, out-of-range checks included; a tie hands the
+// whole lane to composed_lane_grid.
 template <typename TermAt>
 VQ_HD Grid lane_grid(const TermAt& term, long long first, long long end, int e) {
+    using Real = term_type<TermAt>;
     if (first >= end) return empty_grid();
     if (e == no_exponent) return invalid_grid();
-    const double scale = power_of_two(52 - e);
+    const double scale = power_of_two(Format<Real>::significand - e);
     long long step = 0, low = 0, high = 0;
     for (long long i = first; i < end; ++i) {
-        const double tau = term(i) * scale;  // term_grid()'s operations
-        if (!(std::fabs(tau) < double(1LL << 54))) return invalid_grid();
+        const double tau = double(term(i)) * scale;  // term_grid()'s operations
+        if (!(std::fabs(tau) < term_bound<Real>)) return invalid_grid();
         const double whole = std::floor(tau);
         const double fraction = tau - whole;
         if (fraction == 0.5) return composed_lane_grid(term, first, end, e);
@@ -204,7 +262,8 @@ VQ_HD inline long long level_size(int level, long long count) {
 
 // grids[j], grids[j + 1], ... applied to `sum` in order while apply() succeeds: the index of the
 // first that fails (`sum` as after the one before it), or n.
-VQ_HD inline int apply_in_order(const Grid* grids, int j, int n, double& sum) {
+template <typename Real>
+VQ_HD inline int apply_in_order(const Grid* grids, int j, int n, Real& sum) {
     while (j < n && apply(grids[j], sum)) ++j;
     return j;
 }
@@ -214,9 +273,9 @@ VQ_HD inline int apply_in_order(const Grid* grids, int j, int n, double& sum) {
 // `context.apply_run(grids, j, n, sum)` does what apply_in_order does (the device's warp does it
 // in parallel); `context.add_serially(sum, first, end)` adds terms [first, end) one by one, in
 // order.
-template <int Level, typename Context>
+template <int Level, typename Context, typename Real>
 VQ_HD void walk_level(Context& context, long long first, long long end, long long count,
-                      double& sum) {
+                      Real& sum) {
     for (long long window = first; window < end; window += fan_out) {
         const int n = int(end - window < fan_out ? end - window : fan_out);
         const Grid* grids = context.template grids<Level>(window, n);
@@ -236,12 +295,13 @@ VQ_HD void walk_level(Context& context, long long first, long long end, long lon
     }
 }
 
-// The CPU twin's serial sum of `count` terms, from the three levels of Grids built as above.
+// The CPU twin's serial sum of `count` terms (of the type Context::Real), from the three levels of
+// Grids built as above.
 template <typename Context>
-VQ_HD double walk(Context& context, long long count) {
-    double sum = 0;
+VQ_HD typename Context::Real walk(Context& context, long long count) {
+    typename Context::Real sum = 0;
     walk_level<2>(context, 0, level_size(2, count), count, sum);
     return sum;
 }
 
-}  // namespace vq::ssim::ordered
+}  // namespace vq::ordered

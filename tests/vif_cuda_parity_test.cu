@@ -37,7 +37,13 @@ INSTANTIATE_TEST_SUITE_P(
                     TwinCase{{333, 47, 12, ChromaFormat::yuv422},
                              "vif=vif_skip_scale0=true:debug=true"},
                     TwinCase{{1920, 1080, 10, ChromaFormat::yuv420}, "vif"},
-                    TwinCase{{257, 129, 16, ChromaFormat::yuv400}, "vif=vif_enhn_gain_limit=1.5"}),
+                    TwinCase{{257, 129, 16, ChromaFormat::yuv400}, "vif=vif_enhn_gain_limit=1.5"},
+                    // The statistics tiles are 240 (scale 0) to 252 (scale 3) columns by 8 rows:
+                    // a frame one column wider than a scale-0 tile, one whose every scale ends
+                    // in a partial tile both ways, and 8-bit 1080p (32-bit vertical sums).
+                    TwinCase{{241, 17, 8, ChromaFormat::yuv420}, "vif"},
+                    TwinCase{{1000, 613, 8, ChromaFormat::yuv420}, "vif"},
+                    TwinCase{{1920, 1080, 8, ChromaFormat::yuv420}, "vif"}),
     [](const auto& info) {
         return format_name(info.param.format) + "_" + std::to_string(info.index);
     });

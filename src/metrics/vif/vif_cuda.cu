@@ -5,12 +5,13 @@
 //
 // Per frame, on the compute stream: scale 0's statistics from the uploaded luma planes, then for
 // scales 1..3 a decimation (blur with that scale's kernel, keep even rows and columns) into
-// device scratch and that scale's statistics. Each statistics block handles a 32x8 tile: the
-// samples it needs (with mirrored borders) go to shared memory, the vertical moments of the tile
-// rows next, then every pixel's horizontal moments and contribution, summed over the block and
+// device scratch and that scale's statistics. Each statistics block handles a tile of up to 254
+// columns and 8 rows: the vertical moments of its rows (with mirrored borders) go to shared
+// memory, then every pixel's horizontal moments and contribution, summed over the block and
 // added to the frame's four accumulators with one atomic add each.
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 
 #include "cuda/check.hpp"
 #include "cuda/cuda_feature.hpp"
@@ -27,9 +28,6 @@ namespace {
 constexpr int tile_width = 32;
 constexpr int tile_height = 8;  // decimation: one output per thread
 constexpr int tile_threads = tile_width * tile_height;
-// Statistics: each thread takes two outputs of a 32x16 tile, which halves the halo rows the
-// vertical pass computes per output (16 + 2r against 8 + 2r rows for 16 against 8 outputs).
-constexpr int statistics_rows = 16;
 
 __constant__ std::uint16_t device_filters[scale_count][max_taps];
 
@@ -111,82 +109,207 @@ __device__ void add_block_sums(Contribution sums, ScaleSums* total) {
     }
 }
 
+// Statistics tiles (spec §2.4-§2.6). The vertical pass gives each thread one column of the span
+// (the tile's columns and the filter's reach either side) and statistics_rows rows of it: the
+// thread reads its column's samples from the frame into registers once and filters them there,
+// so a sample costs one load for all the rows that use it, and a tile of `statistics_threads`
+// span columns computes at most 2r columns it does not output (a 1.07x halo at scale 0, where a
+// 32-wide tile had 1.5x). The horizontal pass then gives each thread outputs_per_thread
+// consecutive outputs of a row: it reads the words under them with 16-byte loads (20 words for 4
+// outputs at scale 0, where one output per thread read 17).
+constexpr int statistics_threads = tile_threads;
+constexpr int statistics_rows = 8;
+constexpr int outputs_per_thread = 4;
+
+// Output columns of a statistics tile: the span less the filter's reach, in whole thread groups.
+template <int Scale>
+constexpr int statistics_width =
+    (statistics_threads - 2 * radius<Scale>) / outputs_per_thread * outputs_per_thread;
+
+// Words a horizontal group reads: its outputs and the filter's reach, in whole 16-byte loads.
+template <int Scale>
+constexpr int group_words = (outputs_per_thread + 2 * radius<Scale> + 3) / 4 * 4;
+
+// The last group's loads end inside the span row.
+static_assert(statistics_width<0> - outputs_per_thread + group_words<0> <= statistics_threads);
+static_assert(statistics_width<3> - outputs_per_thread + group_words<3> <= statistics_threads);
+
+// The vertical square sums. A scale-0 sample of 8 bits gives Σ F·x·y ≤ 65536·255² < 2^32, so 32
+// bits hold them exactly whatever the order of the additions; every other sample needs 64 bits.
+template <typename Sample>
+using SquareSum = std::conditional_t<sizeof(Sample) == 1, std::uint32_t, std::uint64_t>;
+
+// a·b + c with one 32x32->64-bit multiply-add. Written out because where a widened filter tap is
+// shared by several products the compiler otherwise multiplies in full 64x64 bits.
+__device__ inline std::uint64_t mad_wide(std::uint32_t a, std::uint32_t b, std::uint64_t c) {
+    std::uint64_t d;
+    asm("mad.wide.u32 %0, %1, %2, %3;" : "=l"(d) : "r"(a), "r"(b), "l"(c));
+    return d;
+}
+
+// c·a + s: a 32-bit product where the sum is 32 bits, a widening one where it is 64.
+template <typename Square>
+__device__ inline Square mad(std::uint32_t c, std::uint32_t a, Square s) {
+    if constexpr (sizeof(Square) == 4)
+        return c * a + s;
+    else
+        return mad_wide(c, a, s);
+}
+
+template <typename Square>
+struct VerticalSums {
+    std::uint32_t a1, a2;  // Σ F·x ≤ 65536·65535 < 2^32 at every depth
+    Square axx, ayy, axy;
+};
+
+// Adds tap weight c times the samples (x, y) of one row.
+template <typename Square>
+__device__ inline void add_tap(std::uint32_t c, std::uint32_t x, std::uint32_t y,
+                               VerticalSums<Square>& s) {
+    const std::uint32_t cx = c * x, cy = c * y;  // < 2^16 · 2^16
+    s.a1 += cx;
+    s.a2 += cy;
+    s.axx = mad(cx, x, s.axx);
+    s.ayy = mad(cy, y, s.ayy);
+    s.axy = mad(cx, y, s.axy);
+}
+
+// Adds tap weight c times two rows at mirrored taps (F[k] = F[2r-k]): c·x_a + c·x_b = c·(x_a +
+// x_b), whose terms are those of the unfolded sum, so a sum that fits stays exact. With 32-bit
+// square sums the pair's squares are added before the one multiply as well (their terms again
+// belong to a total below 2^32); 64-bit sums keep a widening multiply per sample.
+template <typename Square>
+__device__ inline void add_tap_pair(std::uint32_t c, std::uint32_t xa, std::uint32_t ya,
+                                    std::uint32_t xb, std::uint32_t yb, VerticalSums<Square>& s) {
+    s.a1 += c * (xa + xb);
+    s.a2 += c * (ya + yb);
+    if constexpr (sizeof(Square) == 4) {
+        s.axx += c * (xa * xa + xb * xb);
+        s.ayy += c * (ya * ya + yb * yb);
+        s.axy += c * (xa * ya + xb * yb);
+    } else {
+        const std::uint32_t cxa = c * xa, cya = c * ya, cxb = c * xb, cyb = c * yb;
+        s.axx = mad_wide(cxb, xb, mad_wide(cxa, xa, s.axx));
+        s.ayy = mad_wide(cyb, yb, mad_wide(cya, ya, s.ayy));
+        s.axy = mad_wide(cxb, yb, mad_wide(cxa, ya, s.axy));
+    }
+}
+
+// 32-bit round_shift for sums whose rounding term cannot carry out: Σ F·x + 2^(s-1) ≤ 2^32 -
+// 2^16 + 2^15 for the means (spec §2.4 stores them as uint16).
+__device__ inline std::uint32_t round_shift32(std::uint32_t value, int shift) {
+    return (value + (1u << (shift - 1))) >> shift;
+}
+
+// Horizontal filter of one moment for a group's outputs_per_thread consecutive outputs; `row`
+// points at the group's first span word (16-byte aligned). The means sum in 32 bits (m ≤ 65535,
+// so Σ F·m < 2^32) and fold mirrored taps as the vertical pass does; the square moments reach
+// 2^48 and take a widening multiply per tap.
+template <int Scale, typename Sum>
+__device__ inline void filter_group(const std::uint32_t* row, Sum (&out)[outputs_per_thread]) {
+    constexpr int r = radius<Scale>;
+    std::uint32_t w[group_words<Scale>];
+#pragma unroll
+    for (int q = 0; q < group_words<Scale> / 4; ++q) {
+        const uint4 v = reinterpret_cast<const uint4*>(row)[q];
+        w[4 * q] = v.x;
+        w[4 * q + 1] = v.y;
+        w[4 * q + 2] = v.z;
+        w[4 * q + 3] = v.w;
+    }
+    const std::uint16_t* f = device_filters[Scale];
+#pragma unroll
+    for (int o = 0; o < outputs_per_thread; ++o) {
+        Sum sum = mad(f[r], w[o + r], Sum(0));
+#pragma unroll
+        for (int k = 0; k < r; ++k) {
+            if constexpr (sizeof(Sum) == 4)
+                sum += f[k] * (w[o + k] + w[o + 2 * r - k]);
+            else
+                sum = mad_wide(f[k], w[o + 2 * r - k], mad_wide(f[k], w[o + k], sum));
+        }
+        out[o] = sum;
+    }
+}
+
 // Statistics of one scale (spec §2.4-§2.6). `bits`: the bit depth at scale 0, 16 above it.
 template <int Scale, typename Sample>
-__global__ void __launch_bounds__(tile_threads)
-    scale_statistics(const Sample* ref, const Sample* dist, int width, int height, int bits,
-                     double gain_limit, const std::uint16_t* log2_table, ScaleSums* total) {
+__global__ void __launch_bounds__(statistics_threads)
+    scale_statistics(const Sample* __restrict__ ref, const Sample* __restrict__ dist, int width,
+                     int height, int bits, double gain_limit, const std::uint16_t* log2_table,
+                     ScaleSums* total) {
     constexpr int r = radius<Scale>;
-    constexpr int taps = 2 * r + 1;
-    constexpr int span_width = tile_width + 2 * r;
-    constexpr int span_height = statistics_rows + 2 * r;
-    __shared__ std::uint16_t samples[2][span_height][span_width];
-    __shared__ std::uint32_t m1[statistics_rows][span_width], m2[statistics_rows][span_width];
-    __shared__ std::uint32_t qxx[statistics_rows][span_width], qyy[statistics_rows][span_width],
-        qxy[statistics_rows][span_width];
-    const int x0 = blockIdx.x * tile_width, y0 = blockIdx.y * statistics_rows;
+    constexpr int span_rows = statistics_rows + 2 * r;
+    enum { m1, m2, qxx, qyy, qxy };
+    __shared__ alignas(16) std::uint32_t moments[5][statistics_rows][statistics_threads];
+    const int x0 = blockIdx.x * statistics_width<Scale>, y0 = blockIdx.y * statistics_rows;
     const std::uint16_t* f = device_filters[Scale];
 
-    for (int i = threadIdx.x; i < span_height * span_width; i += tile_threads) {
-        const int row = i / span_width, column = i % span_width;
-        const std::size_t at =
-            std::size_t(mirrored_clamped(y0 - r + row, height, r)) * std::size_t(width) +
-            std::size_t(mirrored_clamped(x0 - r + column, width, r));
-        samples[0][row][column] = ref[at];
-        samples[1][row][column] = dist[at];
-    }
-    __syncthreads();
-
-    // Means come out in "x256" units; at 8 bits the square sums stay unshifted, above it they drop
-    // the 2*(bits-8) extra bits (spec §2.4).
-    const int square_shift = 2 * (bits - 8);
-    for (int i = threadIdx.x; i < statistics_rows * span_width; i += tile_threads) {
-        const int row = i / span_width, column = i % span_width;
-        // F·x < 2^16·2^16 and the taps sum to 2^16, so the means fit 32 bits; the squares take
-        // one 32x32->64 multiply each.
-        std::uint32_t a1 = 0, a2 = 0;
-        std::uint64_t axx = 0, ayy = 0, axy = 0;
+    {
+        const int column = threadIdx.x;
+        const std::size_t x = std::size_t(mirrored_clamped(x0 - r + column, width, r));
+        std::uint32_t xs[span_rows], ys[span_rows];
 #pragma unroll
-        for (int k = 0; k < taps; ++k) {
-            const std::uint32_t x = samples[0][row + k][column], y = samples[1][row + k][column];
-            const std::uint32_t fx = f[k] * x, fy = f[k] * y;
-            a1 += fx;
-            a2 += fy;
-            axx += std::uint64_t(fx) * x;
-            ayy += std::uint64_t(fy) * y;
-            axy += std::uint64_t(fx) * y;
+        for (int j = 0; j < span_rows; ++j) {
+            const std::size_t at =
+                std::size_t(mirrored_clamped(y0 - r + j, height, r)) * std::size_t(width) + x;
+            xs[j] = ref[at];
+            ys[j] = dist[at];
         }
-        m1[row][column] = std::uint32_t(round_shift(a1, bits));
-        m2[row][column] = std::uint32_t(round_shift(a2, bits));
-        qxx[row][column] = std::uint32_t(round_shift(axx, square_shift));
-        qyy[row][column] = std::uint32_t(round_shift(ayy, square_shift));
-        qxy[row][column] = std::uint32_t(round_shift(axy, square_shift));
+        // Means come out in "x256" units; at 8 bits the square sums stay unshifted, above it they
+        // drop the 2*(bits-8) extra bits (spec §2.4).
+        const int square_shift = 2 * (bits - 8);
+#pragma unroll
+        for (int i = 0; i < statistics_rows; ++i) {
+            VerticalSums<SquareSum<Sample>> s{};
+            add_tap(f[r], xs[i + r], ys[i + r], s);
+#pragma unroll
+            for (int k = 0; k < r; ++k)
+                add_tap_pair(f[k], xs[i + k], ys[i + k], xs[i + 2 * r - k], ys[i + 2 * r - k], s);
+            moments[m1][i][column] = round_shift32(s.a1, bits);
+            moments[m2][i][column] = round_shift32(s.a2, bits);
+            if constexpr (sizeof(Sample) == 1) {
+                moments[qxx][i][column] = s.axx;
+                moments[qyy][i][column] = s.ayy;
+                moments[qxy][i][column] = s.axy;
+            } else {
+                moments[qxx][i][column] = std::uint32_t(round_shift(s.axx, square_shift));
+                moments[qyy][i][column] = std::uint32_t(round_shift(s.ayy, square_shift));
+                moments[qxy][i][column] = std::uint32_t(round_shift(s.axy, square_shift));
+            }
+        }
     }
     __syncthreads();
 
     Contribution sums;
-    const int tx = threadIdx.x % tile_width;
-    for (int ty = threadIdx.x / tile_width; ty < statistics_rows; ty += tile_threads / tile_width) {
-        if (x0 + tx >= width || y0 + ty >= height) continue;
-        std::uint32_t mu1 = 0, mu2 = 0;
-        std::uint64_t xx = 0, yy = 0, xy = 0;
+    constexpr int groups = statistics_width<Scale> / outputs_per_thread;  // per tile row
+    for (int item = threadIdx.x; item < statistics_rows * groups; item += statistics_threads) {
+        const int row = item / groups, first = item % groups * outputs_per_thread;
+        if (y0 + row >= height) continue;
+        std::uint32_t mu1[outputs_per_thread], mu2[outputs_per_thread];
+        std::uint64_t xx[outputs_per_thread], yy[outputs_per_thread], xy[outputs_per_thread];
+        filter_group<Scale>(&moments[m1][row][first], mu1);
+        filter_group<Scale>(&moments[m2][row][first], mu2);
+        filter_group<Scale>(&moments[qxx][row][first], xx);
+        filter_group<Scale>(&moments[qyy][row][first], yy);
+        filter_group<Scale>(&moments[qxy][row][first], xy);
 #pragma unroll
-        for (int k = 0; k < taps; ++k) {
-            const std::uint32_t c = f[k];
-            mu1 += c * m1[ty][tx + k];
-            mu2 += c * m2[ty][tx + k];
-            xx += std::uint64_t(c) * qxx[ty][tx + k];
-            yy += std::uint64_t(c) * qyy[ty][tx + k];
-            xy += std::uint64_t(c) * qxy[ty][tx + k];
+        for (int o = 0; o < outputs_per_thread; ++o) {
+            if (x0 + first + o >= width) break;
+            const std::uint32_t mu1_sq =
+                std::uint32_t(round_shift(std::uint64_t(mu1[o]) * mu1[o], 32));
+            const std::uint32_t mu2_sq =
+                std::uint32_t(round_shift(std::uint64_t(mu2[o]) * mu2[o], 32));
+            const std::uint32_t mu1_mu2 =
+                std::uint32_t(round_shift(std::uint64_t(mu1[o]) * mu2[o], 32));
+            const std::int32_t sigma1_sq =
+                std::int32_t(std::uint32_t(round_shift(xx[o], 16)) - mu1_sq);
+            const std::int32_t sigma2_sq =
+                max(std::int32_t(std::uint32_t(round_shift(yy[o], 16)) - mu2_sq), 0);
+            const std::int32_t sigma12 =
+                std::int32_t(std::uint32_t(round_shift(xy[o], 16)) - mu1_mu2);
+            accumulate(sigma1_sq, sigma2_sq, sigma12, gain_limit, log2_table, sums);
         }
-        const std::uint32_t mu1_sq = std::uint32_t(round_shift(std::uint64_t(mu1) * mu1, 32));
-        const std::uint32_t mu2_sq = std::uint32_t(round_shift(std::uint64_t(mu2) * mu2, 32));
-        const std::uint32_t mu1_mu2 = std::uint32_t(round_shift(std::uint64_t(mu1) * mu2, 32));
-        const std::int32_t sigma1_sq = std::int32_t(std::uint32_t(round_shift(xx, 16)) - mu1_sq);
-        const std::int32_t sigma2_sq =
-            max(std::int32_t(std::uint32_t(round_shift(yy, 16)) - mu2_sq), 0);
-        const std::int32_t sigma12 = std::int32_t(std::uint32_t(round_shift(xy, 16)) - mu1_mu2);
-        accumulate(sigma1_sq, sigma2_sq, sigma12, gain_limit, log2_table, sums);
     }
     add_block_sums(sums, total);
 }
@@ -231,12 +354,16 @@ __global__ void __launch_bounds__(tile_threads)
         std::uint16_t(round_shift(sum, 16));
 }
 
-dim3 tiles(int width, int height, unsigned pictures = 1, int rows = tile_height) {
+dim3 tiles(int width, int height, unsigned pictures) {
     return dim3(unsigned((width + tile_width - 1) / tile_width),
-                unsigned((height + rows - 1) / rows), pictures);
+                unsigned((height + tile_height - 1) / tile_height), pictures);
 }
 
-dim3 statistics_tiles(int width, int height) { return tiles(width, height, 1, statistics_rows); }
+template <int Scale>
+dim3 statistics_tiles(int width, int height) {
+    return dim3(unsigned((width + statistics_width<Scale> - 1) / statistics_width<Scale>),
+                unsigned((height + statistics_rows - 1) / statistics_rows));
+}
 
 class VifCuda final : public ScorerTwin<cuda::CudaFeature, Scorer> {
 public:
@@ -284,7 +411,7 @@ private:
         const double gain_limit = scorer_.options().enhancement_gain_limit;
         const int w = format().width, h = format().height, bits = format().bit_depth;
         if (!scorer_.options().skip_scale0) {
-            scale_statistics<0><<<statistics_tiles(w, h), tile_threads, 0, stream>>>(
+            scale_statistics<0><<<statistics_tiles<0>(w, h), statistics_threads, 0, stream>>>(
                 ref, dist, w, h, bits, gain_limit, table, sums + 0);
             VQ_CUDA_CHECK_LAUNCH(scale_statistics<0>);
         }
@@ -311,7 +438,7 @@ private:
             VQ_CUDA_CHECK_LAUNCH(decimate<Scale>);
         }
         scale_statistics<Scale>
-            <<<statistics_tiles(here.width, here.height), tile_threads, 0, stream>>>(
+            <<<statistics_tiles<Scale>(here.width, here.height), statistics_threads, 0, stream>>>(
                 here.ref.data(), here.dist.data(), here.width, here.height, 16, gain_limit, table,
                 sums + Scale);
         VQ_CUDA_CHECK_LAUNCH(scale_statistics<Scale>);

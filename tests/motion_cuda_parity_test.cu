@@ -45,7 +45,9 @@ INSTANTIATE_TEST_SUITE_P(
                     TwinCase{{257, 255, 8, ChromaFormat::yuv400},
                              "motion=motion_five_frame_window=true:motion_moving_average=true"},
                     TwinCase{{320, 240, 10, ChromaFormat::yuv420},
-                             "motion=debug=true:motion_fps_weight=2:motion_max_val=3"}),
+                             "motion=debug=true:motion_fps_weight=2:motion_max_val=3"},
+                    // Tiles of 252 columns by 16 rows: one column into a third tile, three rows.
+                    TwinCase{{505, 3, 8, ChromaFormat::yuv420}, "motion"}),
     [](const auto& info) {
         return format_name(info.param.format) + "_" + std::to_string(info.index);
     });

@@ -3,12 +3,14 @@
 // keeps the last `lag` reference luma planes on the device itself (the temporal contract's device
 // half) instead of receiving them from the host.
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "cuda/block_sum.cuh"
 #include "cuda/check.hpp"
 #include "cuda/cuda_feature.hpp"
 #include "cuda/memory.hpp"
+#include "cuda/wide_multiply.cuh"
 #include "metrics/motion/motion.hpp"
 #include "metrics/toolkit/mirror.hpp"
 #include "metrics/toolkit/sample_type.hpp"
@@ -16,43 +18,83 @@
 namespace vq::motion {
 namespace {
 
-constexpr int tile_width = 256;  // threads per block: one row segment of this many columns
+// A block of `block_threads` threads takes a tile of tile_rows rows: a thread per column of the
+// span (the tile's columns and two mirrored ones either side) runs the vertical pass down its
+// column, its samples read once into registers, and the horizontal pass then gives each of
+// the first tile_width threads one output column.
+constexpr int block_threads = 256;
+constexpr int tile_width = block_threads - 2 * blur_radius;
+constexpr int tile_rows = 16;
 
 __constant__ std::int32_t device_taps[5];
 
-// Block (x, y) blurs columns [x·256, x·256+256) of row y: the vertical pass for those columns and
-// two mirrored columns either side into shared memory, then the horizontal pass, |·| and one
-// exact block sum added to the frame's SAD.
+// The vertical sum of §3.2 over differences d (|d| < 2^bpc): Σ M·d with Σ M = 65536 stays below
+// 65536·255 < 2^31 in magnitude at 8 bits, so int32 holds it; deeper samples take int64.
 template <typename Sample>
-__global__ void __launch_bounds__(tile_width)
-    blurred_difference_sad(const Sample* previous, const Sample* current, int width, int height,
-                           int shift, unsigned long long* sad, std::uint32_t* has_previous) {
-    __shared__ long long vertical[tile_width + 2 * blur_radius];
-    const int row = blockIdx.y;
-    const int x0 = blockIdx.x * tile_width;
-    const long long round = 1ll << (shift - 1);
-    for (int t = threadIdx.x; t < tile_width + 2 * blur_radius; t += tile_width) {
-        const int column = x0 - blur_radius + t;
-        if (column >= width + blur_radius) continue;  // beyond every output of this block
-        const int x = mirror(column, width);
-        long long a = 0;
-        for (int k = 0; k < 5; ++k) {
-            const std::size_t at =
-                std::size_t(mirror(row - blur_radius + k, height)) * std::size_t(width) + x;
-            a += (long long)device_taps[k] * ((long long)previous[at] - (long long)current[at]);
-        }
-        vertical[t] = (a + round) >> shift;
+using VerticalSum = std::conditional_t<sizeof(Sample) == 1, std::int32_t, std::int64_t>;
+
+// m·d + s in the sum's width. Every partial sum is a sum of some of the terms M[k]·d[k], so a
+// total that fits means every step fits.
+template <typename Sum>
+__device__ inline Sum mad(std::int32_t m, std::int32_t d, Sum s) {
+    if constexpr (sizeof(Sum) == 4)
+        return m * d + s;
+    else
+        return cuda::mad_wide(m, d, s);
+}
+
+// The 5-tap blur of five values at one position, mirrored taps folded (M[k] = M[4-k]: M[k]·d_a
+// + M[k]·d_b = M[k]·(d_a + d_b), and |d_a + d_b| < 2^17 fits int32).
+template <typename Sum>
+__device__ inline Sum blur(std::int32_t d0, std::int32_t d1, std::int32_t d2, std::int32_t d3,
+                           std::int32_t d4) {
+    return mad(device_taps[0], d0 + d4,
+               mad(device_taps[1], d1 + d3, mad(device_taps[2], d2, Sum(0))));
+}
+
+// Block (x, y) sums |blurred difference| over output columns [x·tile_width, +tile_width) and
+// rows [y·tile_rows, +tile_rows), exactly, and adds that to the frame's SAD.
+template <typename Sample>
+__global__ void __launch_bounds__(block_threads)
+    blurred_difference_sad(const Sample* __restrict__ previous, const Sample* __restrict__ current,
+                           int width, int height, int shift, unsigned long long* sad,
+                           std::uint32_t* has_previous) {
+    constexpr int span_rows = tile_rows + 2 * blur_radius;
+    // y of §3.2: |y| ≤ 65535 at every depth.
+    __shared__ std::int32_t vertical[tile_rows][block_threads];
+    const int x0 = blockIdx.x * tile_width, y0 = blockIdx.y * tile_rows;
+    const int column = threadIdx.x;
+    const std::size_t x =
+        std::size_t(mirror_clamped(x0 - blur_radius + column, width, blur_radius));
+    std::int32_t d[span_rows];
+#pragma unroll
+    for (int j = 0; j < span_rows; ++j) {
+        const std::size_t at =
+            std::size_t(mirror_clamped(y0 - blur_radius + j, height, blur_radius)) *
+                std::size_t(width) +
+            x;
+        d[j] = std::int32_t(previous[at]) - std::int32_t(current[at]);
     }
+    const VerticalSum<Sample> round = VerticalSum<Sample>(1) << (shift - 1);
+#pragma unroll
+    for (int i = 0; i < tile_rows; ++i)
+        vertical[i][column] = std::int32_t(
+            (blur<VerticalSum<Sample>>(d[i], d[i + 1], d[i + 2], d[i + 3], d[i + 4]) + round) >>
+            shift);
     __syncthreads();
-    const int column = x0 + threadIdx.x;
+
     unsigned long long magnitude = 0;
-    if (column < width) {
-        long long b = 0;
-        for (int k = 0; k < 5; ++k) b += (long long)device_taps[k] * vertical[threadIdx.x + k];
-        const long long v = (b + 32768) >> 16;
-        magnitude = (unsigned long long)(v < 0 ? -v : v);
+    if (column < tile_width && x0 + column < width) {
+        const int rows = min(tile_rows, height - y0);
+        for (int i = 0; i < rows; ++i) {
+            const std::int32_t* y = &vertical[i][column];
+            // |b| ≤ 65536·65535: 64 bits.
+            const std::int64_t b = blur<std::int64_t>(y[0], y[1], y[2], y[3], y[4]);
+            const std::int64_t v = (b + 32768) >> 16;
+            magnitude += (unsigned long long)(v < 0 ? -v : v);
+        }
     }
-    magnitude = cuda::block_sum<tile_width>(magnitude);
+    magnitude = cuda::block_sum<block_threads>(magnitude);
     if (threadIdx.x == 0) {
         if (magnitude != 0) atomicAdd(sad, magnitude);
         if (blockIdx.x == 0 && blockIdx.y == 0) *has_previous = 1;
@@ -81,11 +123,11 @@ public:
             auto* has_previous =
                 reinterpret_cast<std::uint32_t*>(device_block + offsetof(Block, has_previous));
             const dim3 grid(unsigned((format().width + tile_width - 1) / tile_width),
-                            unsigned(format().height));
+                            unsigned((format().height + tile_rows - 1) / tile_rows));
             const int shift = format().bit_depth == 8 ? 8 : format().bit_depth;
             with_sample_type(format().bit_depth, [&](auto sample) {
                 using Sample = decltype(sample);
-                blurred_difference_sad<<<grid, tile_width, 0, stream>>>(
+                blurred_difference_sad<<<grid, block_threads, 0, stream>>>(
                     reinterpret_cast<const Sample*>(oldest.data()),
                     reinterpret_cast<const Sample*>(frame.reference), format().width,
                     format().height, shift, sad, has_previous);

@@ -11,6 +11,13 @@ namespace vq {
 // Valid for -n < i < 2n - 1.
 VQ_HD inline int mirror(int i, int n) { return i < 0 ? -i : i >= n ? 2 * n - 2 - i : i; }
 
+// For tiles that read past the last position: a filter of radius r needs at most r positions
+// beyond it, and any further out (read by a tile's spare columns or rows, whose results no output
+// uses) are clamped to the last needed one so that they stay valid. Valid for -n < i, n > r.
+VQ_HD inline int mirror_clamped(int i, int n, int r) {
+    return mirror(i < n - 1 + r ? i : n - 1 + r, n);
+}
+
 // ADM's two kinds (spec/adm.md §3.1): -1 -> 1 at the start, but the end sample is repeated:
 // n -> n - 1, n + 1 -> n - 2. Valid for -n < i < 2n.
 VQ_HD inline int mirror_repeating_end(int i, int n) {

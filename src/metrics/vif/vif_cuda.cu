@@ -17,6 +17,7 @@
 #include "cuda/cuda_feature.hpp"
 #include "cuda/memory.hpp"
 #include "cuda/stream.hpp"
+#include "cuda/wide_multiply.cuh"
 #include "metrics/toolkit/mirror.hpp"
 #include "metrics/toolkit/sample_type.hpp"
 #include "metrics/vif/vif.hpp"
@@ -37,12 +38,6 @@ constexpr int radius = Scale == 0   ? 8
                        : Scale == 1 ? 4
                        : Scale == 2 ? 2
                                     : 1;
-
-// A tile reads at most `r` samples beyond the last valid position; positions further out are
-// needed by no output of the tile, so they read a clamped, valid sample.
-__device__ inline int mirrored_clamped(int i, int n, int r) {
-    return mirror(i < n - 1 + r ? i : n - 1 + r, n);
-}
 
 __device__ inline std::uint64_t round_shift(std::uint64_t value, int shift) {
     return shift == 0 ? value : (value + (std::uint64_t(1) << (shift - 1))) >> shift;
@@ -124,7 +119,7 @@ constexpr int outputs_per_thread = 4;
 // Output columns of a statistics tile: the span less the filter's reach, in whole thread groups.
 template <int Scale>
 constexpr int statistics_width =
-    (statistics_threads - 2 * radius<Scale>) / outputs_per_thread * outputs_per_thread;
+    (statistics_threads - 2 * radius<Scale>) / outputs_per_thread* outputs_per_thread;
 
 // Words a horizontal group reads: its outputs and the filter's reach, in whole 16-byte loads.
 template <int Scale>
@@ -139,21 +134,13 @@ static_assert(statistics_width<3> - outputs_per_thread + group_words<3> <= stati
 template <typename Sample>
 using SquareSum = std::conditional_t<sizeof(Sample) == 1, std::uint32_t, std::uint64_t>;
 
-// a·b + c with one 32x32->64-bit multiply-add. Written out because where a widened filter tap is
-// shared by several products the compiler otherwise multiplies in full 64x64 bits.
-__device__ inline std::uint64_t mad_wide(std::uint32_t a, std::uint32_t b, std::uint64_t c) {
-    std::uint64_t d;
-    asm("mad.wide.u32 %0, %1, %2, %3;" : "=l"(d) : "r"(a), "r"(b), "l"(c));
-    return d;
-}
-
 // c·a + s: a 32-bit product where the sum is 32 bits, a widening one where it is 64.
 template <typename Square>
 __device__ inline Square mad(std::uint32_t c, std::uint32_t a, Square s) {
     if constexpr (sizeof(Square) == 4)
         return c * a + s;
     else
-        return mad_wide(c, a, s);
+        return cuda::mad_wide(c, a, s);
 }
 
 template <typename Square>
@@ -189,9 +176,9 @@ __device__ inline void add_tap_pair(std::uint32_t c, std::uint32_t xa, std::uint
         s.axy += c * (xa * ya + xb * yb);
     } else {
         const std::uint32_t cxa = c * xa, cya = c * ya, cxb = c * xb, cyb = c * yb;
-        s.axx = mad_wide(cxb, xb, mad_wide(cxa, xa, s.axx));
-        s.ayy = mad_wide(cyb, yb, mad_wide(cya, ya, s.ayy));
-        s.axy = mad_wide(cxb, yb, mad_wide(cxa, ya, s.axy));
+        s.axx = cuda::mad_wide(cxb, xb, cuda::mad_wide(cxa, xa, s.axx));
+        s.ayy = cuda::mad_wide(cyb, yb, cuda::mad_wide(cya, ya, s.ayy));
+        s.axy = cuda::mad_wide(cxb, yb, cuda::mad_wide(cxa, ya, s.axy));
     }
 }
 
@@ -223,10 +210,11 @@ __device__ inline void filter_group(const std::uint32_t* row, Sum (&out)[outputs
         Sum sum = mad(f[r], w[o + r], Sum(0));
 #pragma unroll
         for (int k = 0; k < r; ++k) {
+            const std::uint32_t c = f[k];
             if constexpr (sizeof(Sum) == 4)
-                sum += f[k] * (w[o + k] + w[o + 2 * r - k]);
+                sum += c * (w[o + k] + w[o + 2 * r - k]);
             else
-                sum = mad_wide(f[k], w[o + 2 * r - k], mad_wide(f[k], w[o + k], sum));
+                sum = cuda::mad_wide(c, w[o + 2 * r - k], cuda::mad_wide(c, w[o + k], sum));
         }
         out[o] = sum;
     }
@@ -247,12 +235,12 @@ __global__ void __launch_bounds__(statistics_threads)
 
     {
         const int column = threadIdx.x;
-        const std::size_t x = std::size_t(mirrored_clamped(x0 - r + column, width, r));
+        const std::size_t x = std::size_t(mirror_clamped(x0 - r + column, width, r));
         std::uint32_t xs[span_rows], ys[span_rows];
 #pragma unroll
         for (int j = 0; j < span_rows; ++j) {
             const std::size_t at =
-                std::size_t(mirrored_clamped(y0 - r + j, height, r)) * std::size_t(width) + x;
+                std::size_t(mirror_clamped(y0 - r + j, height, r)) * std::size_t(width) + x;
             xs[j] = ref[at];
             ys[j] = dist[at];
         }
@@ -334,7 +322,7 @@ __global__ void __launch_bounds__(tile_threads)
         const int row = i / span_width, column = i % span_width;
         const int y = 2 * (y0 + row);
         if (y0 + row >= out_height) continue;
-        const int x = mirrored_clamped(2 * x0 - r + column, width, r);
+        const int x = mirror_clamped(2 * x0 - r + column, width, r);
         std::uint32_t sum = 0;  // at most 2^16 · 65535: fits 32 bits (spec §2.3)
 #pragma unroll
         for (int k = 0; k < taps; ++k)

@@ -1,0 +1,24 @@
+// 32x32->64-bit multiply-adds for kernels whose sums outgrow 32 bits but whose factors do not.
+// Written out because where a widened factor is shared by several products (a filter tap used for
+// several outputs) the compiler may hoist the widening and then multiply in full 64x64 bits.
+#pragma once
+
+#include <cstdint>
+
+namespace vq::cuda {
+
+// a·b + c, unsigned.
+__device__ inline std::uint64_t mad_wide(std::uint32_t a, std::uint32_t b, std::uint64_t c) {
+    std::uint64_t d;
+    asm("mad.wide.u32 %0, %1, %2, %3;" : "=l"(d) : "r"(a), "r"(b), "l"(c));
+    return d;
+}
+
+// a·b + c, signed.
+__device__ inline std::int64_t mad_wide(std::int32_t a, std::int32_t b, std::int64_t c) {
+    std::int64_t d;
+    asm("mad.wide.s32 %0, %1, %2, %3;" : "=l"(d) : "r"(a), "r"(b), "l"(c));
+    return d;
+}
+
+}  // namespace vq::cuda

@@ -42,7 +42,10 @@ void launch_dwt_wide(int scale, const In* reference_a, const In* distorted_a, in
 // its row segment's exact sums to that row's accumulators.
 inline constexpr int sum_count = 9;    // den h, v, d; dlm h, v, d; aim h, v, d, as in ScaleSums
 inline constexpr int tile_width = 32;  // one warp per tile row
-inline constexpr int tile_height = 8;
+// A block evaluates its tile and the one-cell ring around it: (32 + 2)·(h + 2) cells for 32·h
+// positions, 1.33 evaluations a position at h = 8 and 1.20 at 16 (512 threads of at most 64
+// registers: two blocks fill an SM's 1024 threads, as four of 256 did).
+inline constexpr int tile_height = 16;
 
 // One scale's constants for the run, read by every block from device memory.
 struct ScaleMask {

@@ -1,5 +1,5 @@
 // ADM CUDA twin, the per-coefficient stages (spec §6, §8, §9, §10) over the scored regions of all
-// scales in one launch, fused: each block takes a 32 x 8 tile of one scale's region, decouples
+// scales in one launch, fused: each block takes a 32 x 16 tile of one scale's region, decouples
 // and CSF-weights the tile and the one-coefficient ring around it (the 3 x 3 masking window,
 // mirrored per §3.1 at the band edges) into shared memory, then each thread masks and cubes its
 // own coefficient and adds the denominator term. Each warp is one tile row: it sums its row

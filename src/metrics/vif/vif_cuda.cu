@@ -26,9 +26,7 @@
 namespace vq::vif {
 namespace {
 
-constexpr int tile_width = 32;
-constexpr int tile_height = 8;  // decimation: one output per thread
-constexpr int tile_threads = tile_width * tile_height;
+constexpr int block_threads = 256;
 
 __constant__ std::uint16_t device_filters[scale_count][max_taps];
 
@@ -84,7 +82,7 @@ __device__ inline long long warp_sum(long long value) {
 // Adds the block's four sums to the frame's accumulators (two's complement: unsigned atomics add
 // signed values exactly).
 __device__ void add_block_sums(Contribution sums, ScaleSums* total) {
-    __shared__ long long warp_sums[4][tile_threads / 32];
+    __shared__ long long warp_sums[4][block_threads / 32];
     const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     long long values[4] = {sums.num_log, sums.den_log, sums.num_non_log, sums.den_non_log};
     for (long long& v : values) v = warp_sum(v);
@@ -93,7 +91,7 @@ __device__ void add_block_sums(Contribution sums, ScaleSums* total) {
     __syncthreads();
     if (warp != 0) return;
     for (int k = 0; k < 4; ++k)
-        values[k] = warp_sum(lane < tile_threads / 32 ? warp_sums[k][lane] : 0);
+        values[k] = warp_sum(lane < block_threads / 32 ? warp_sums[k][lane] : 0);
     if (lane == 0) {
         std::int64_t* words[4] = {&total->num_log, &total->den_log, &total->num_non_log,
                                   &total->den_non_log};
@@ -107,27 +105,26 @@ __device__ void add_block_sums(Contribution sums, ScaleSums* total) {
 // Statistics tiles (spec §2.4-§2.6). The vertical pass gives each thread one column of the span
 // (the tile's columns and the filter's reach either side) and statistics_rows rows of it: the
 // thread reads its column's samples from the frame into registers once and filters them there,
-// so a sample costs one load for all the rows that use it, and a tile of `statistics_threads`
+// so a sample costs one load for all the rows that use it, and a tile of `block_threads`
 // span columns computes at most 2r columns it does not output (a 1.07x halo at scale 0, where a
 // 32-wide tile had 1.5x). The horizontal pass then gives each thread outputs_per_thread
 // consecutive outputs of a row: it reads the words under them with 16-byte loads (20 words for 4
 // outputs at scale 0, where one output per thread read 17).
-constexpr int statistics_threads = tile_threads;
 constexpr int statistics_rows = 8;
 constexpr int outputs_per_thread = 4;
 
 // Output columns of a statistics tile: the span less the filter's reach, in whole thread groups.
 template <int Scale>
 constexpr int statistics_width =
-    (statistics_threads - 2 * radius<Scale>) / outputs_per_thread* outputs_per_thread;
+    (block_threads - 2 * radius<Scale>) / outputs_per_thread* outputs_per_thread;
 
 // Words a horizontal group reads: its outputs and the filter's reach, in whole 16-byte loads.
 template <int Scale>
 constexpr int group_words = (outputs_per_thread + 2 * radius<Scale> + 3) / 4 * 4;
 
 // The last group's loads end inside the span row.
-static_assert(statistics_width<0> - outputs_per_thread + group_words<0> <= statistics_threads);
-static_assert(statistics_width<3> - outputs_per_thread + group_words<3> <= statistics_threads);
+static_assert(statistics_width<0> - outputs_per_thread + group_words<0> <= block_threads);
+static_assert(statistics_width<3> - outputs_per_thread + group_words<3> <= block_threads);
 
 // The vertical square sums. A scale-0 sample of 8 bits gives Σ F·x·y ≤ 65536·255² < 2^32, so 32
 // bits hold them exactly whatever the order of the additions; every other sample needs 64 bits.
@@ -222,14 +219,14 @@ __device__ inline void filter_group(const std::uint32_t* row, Sum (&out)[outputs
 
 // Statistics of one scale (spec §2.4-§2.6). `bits`: the bit depth at scale 0, 16 above it.
 template <int Scale, typename Sample>
-__global__ void __launch_bounds__(statistics_threads)
+__global__ void __launch_bounds__(block_threads)
     scale_statistics(const Sample* __restrict__ ref, const Sample* __restrict__ dist, int width,
                      int height, int bits, double gain_limit, const std::uint16_t* log2_table,
                      ScaleSums* total) {
     constexpr int r = radius<Scale>;
     constexpr int span_rows = statistics_rows + 2 * r;
     enum { m1, m2, qxx, qyy, qxy };
-    __shared__ alignas(16) std::uint32_t moments[5][statistics_rows][statistics_threads];
+    __shared__ alignas(16) std::uint32_t moments[5][statistics_rows][block_threads];
     const int x0 = blockIdx.x * statistics_width<Scale>, y0 = blockIdx.y * statistics_rows;
     const std::uint16_t* f = device_filters[Scale];
 
@@ -271,7 +268,7 @@ __global__ void __launch_bounds__(statistics_threads)
 
     Contribution sums;
     constexpr int groups = statistics_width<Scale> / outputs_per_thread;  // per tile row
-    for (int item = threadIdx.x; item < statistics_rows * groups; item += statistics_threads) {
+    for (int item = threadIdx.x; item < statistics_rows * groups; item += block_threads) {
         const int row = item / groups, first = item % groups * outputs_per_thread;
         if (y0 + row >= height) continue;
         std::uint32_t mu1[outputs_per_thread], mu2[outputs_per_thread];
@@ -302,55 +299,85 @@ __global__ void __launch_bounds__(statistics_threads)
     add_block_sums(sums, total);
 }
 
+// Decimation tiles: a thread per source column of the span, as in the statistics, for
+// decimation_rows output rows; the output columns are those whose taps lie inside the span.
+constexpr int decimation_rows = 8;
+
+template <int Scale>
+constexpr int decimation_width = (block_threads - 2 * radius<Scale>) / 2;
+
+// Words under one output's horizontal taps (source columns 2j - r .. 2j + r), in whole 8-byte
+// loads; the last output's loads end inside the span row.
+template <int Scale>
+constexpr int decimation_words = (2 * radius<Scale> + 2) / 2 * 2;
+static_assert(2 * (decimation_width<1> - 1) + decimation_words<1> <= block_threads);
+static_assert(2 * (decimation_width<3> - 1) + decimation_words<3> <= block_threads);
+
 // Scale `Scale` from scale Scale-1 (spec §2.3): blur with F_Scale, vertical then horizontal, keep
-// even rows and columns. blockIdx.z picks the picture (0 reference, 1 distorted).
+// even rows and columns. blockIdx.z picks the picture (0 reference, 1 distorted). Both passes sum
+// in 32 bits (Σ F·v ≤ 65536·65535) and fold mirrored taps (F[k] = F[2r-k], so F[k]·(v_a + v_b)
+// adds the unfolded sum's own terms).
 template <int Scale, typename Sample>
-__global__ void __launch_bounds__(tile_threads)
-    decimate(const Sample* ref, const Sample* dist, int width, int height, int bits,
-             std::uint16_t* ref_out, std::uint16_t* dist_out) {
+__global__ void __launch_bounds__(block_threads)
+    decimate(const Sample* __restrict__ ref, const Sample* __restrict__ dist, int width, int height,
+             int bits, std::uint16_t* ref_out, std::uint16_t* dist_out) {
     constexpr int r = radius<Scale>;
-    constexpr int taps = 2 * r + 1;
-    constexpr int span_width = 2 * tile_width + 2 * r;  // source columns under a tile's outputs
-    __shared__ std::uint32_t blurred[tile_height][span_width];
+    constexpr int span_rows = 2 * decimation_rows - 1 + 2 * r;  // source rows under a tile
+    __shared__ alignas(8) std::uint32_t blurred[decimation_rows][block_threads];
     const Sample* source = blockIdx.z == 0 ? ref : dist;
     std::uint16_t* out = blockIdx.z == 0 ? ref_out : dist_out;
     const int out_width = width / 2, out_height = height / 2;
-    const int x0 = blockIdx.x * tile_width, y0 = blockIdx.y * tile_height;
+    const int x0 = blockIdx.x * decimation_width<Scale>, y0 = blockIdx.y * decimation_rows;
     const std::uint16_t* f = device_filters[Scale];
 
-    for (int i = threadIdx.x; i < tile_height * span_width; i += tile_threads) {
-        const int row = i / span_width, column = i % span_width;
-        const int y = 2 * (y0 + row);
-        if (y0 + row >= out_height) continue;
-        const int x = mirror_clamped(2 * x0 - r + column, width, r);
-        std::uint32_t sum = 0;  // at most 2^16 · 65535: fits 32 bits (spec §2.3)
+    {
+        const int column = threadIdx.x;
+        const std::size_t x = std::size_t(mirror_clamped(2 * x0 - r + column, width, r));
+        std::uint32_t v[span_rows];
 #pragma unroll
-        for (int k = 0; k < taps; ++k)
-            sum +=
-                f[k] * std::uint32_t(
-                           source[std::size_t(mirror(y - r + k, height)) * std::size_t(width) + x]);
-        blurred[row][column] = std::uint32_t(round_shift(sum, bits));
+        for (int j = 0; j < span_rows; ++j)
+            v[j] =
+                source[std::size_t(mirror_clamped(2 * y0 - r + j, height, r)) * std::size_t(width) +
+                       x];
+#pragma unroll
+        for (int i = 0; i < decimation_rows; ++i) {
+            std::uint32_t sum = f[r] * v[2 * i + r];
+#pragma unroll
+            for (int k = 0; k < r; ++k) sum += f[k] * (v[2 * i + k] + v[2 * i + 2 * r - k]);
+            blurred[i][column] = round_shift32(sum, bits);
+        }
     }
     __syncthreads();
 
-    const int tx = threadIdx.x % tile_width, ty = threadIdx.x / tile_width;
-    if (x0 + tx >= out_width || y0 + ty >= out_height) return;
-    std::uint64_t sum = 0;
+    for (int item = threadIdx.x; item < decimation_rows * decimation_width<Scale>;
+         item += block_threads) {
+        const int row = item / decimation_width<Scale>, j = item % decimation_width<Scale>;
+        if (y0 + row >= out_height || x0 + j >= out_width) continue;
+        std::uint32_t w[decimation_words<Scale>];
 #pragma unroll
-    for (int k = 0; k < taps; ++k) sum += std::uint64_t(f[k]) * blurred[ty][2 * tx + k];
-    out[std::size_t(y0 + ty) * std::size_t(out_width) + std::size_t(x0 + tx)] =
-        std::uint16_t(round_shift(sum, 16));
-}
-
-dim3 tiles(int width, int height, unsigned pictures) {
-    return dim3(unsigned((width + tile_width - 1) / tile_width),
-                unsigned((height + tile_height - 1) / tile_height), pictures);
+        for (int q = 0; q < decimation_words<Scale> / 2; ++q) {
+            const uint2 pair = reinterpret_cast<const uint2*>(&blurred[row][2 * j])[q];
+            w[2 * q] = pair.x;
+            w[2 * q + 1] = pair.y;
+        }
+        std::uint32_t sum = f[r] * w[r];
+#pragma unroll
+        for (int k = 0; k < r; ++k) sum += f[k] * (w[k] + w[2 * r - k]);
+        out[std::size_t(y0 + row) * std::size_t(out_width) + std::size_t(x0 + j)] =
+            std::uint16_t(round_shift32(sum, 16));
+    }
 }
 
 template <int Scale>
 dim3 statistics_tiles(int width, int height) {
     return dim3(unsigned((width + statistics_width<Scale> - 1) / statistics_width<Scale>),
                 unsigned((height + statistics_rows - 1) / statistics_rows));
+}
+
+template <int Scale>
+dim3 decimation_tiles(int out_width, int out_height) {
+    return dim3(unsigned((out_width + decimation_width<Scale> - 1) / decimation_width<Scale>),
+                unsigned((out_height + decimation_rows - 1) / decimation_rows), 2);
 }
 
 class VifCuda final : public ScorerTwin<cuda::CudaFeature, Scorer> {
@@ -399,12 +426,12 @@ private:
         const double gain_limit = scorer_.options().enhancement_gain_limit;
         const int w = format().width, h = format().height, bits = format().bit_depth;
         if (!scorer_.options().skip_scale0) {
-            scale_statistics<0><<<statistics_tiles<0>(w, h), statistics_threads, 0, stream>>>(
+            scale_statistics<0><<<statistics_tiles<0>(w, h), block_threads, 0, stream>>>(
                 ref, dist, w, h, bits, gain_limit, table, sums + 0);
             VQ_CUDA_CHECK_LAUNCH(scale_statistics<0>);
         }
         ScaleImages& s1 = scales_[0];
-        decimate<1><<<tiles(s1.width, s1.height, 2), tile_threads, 0, stream>>>(
+        decimate<1><<<decimation_tiles<1>(s1.width, s1.height), block_threads, 0, stream>>>(
             ref, dist, w, h, bits, s1.ref.data(), s1.dist.data());
         VQ_CUDA_CHECK_LAUNCH(decimate<1>);
         enqueue_scale<1>(table, gain_limit, sums, stream);
@@ -420,13 +447,14 @@ private:
         ScaleImages& here = scales_[Scale - 1];
         if constexpr (Scale > 1) {
             const ScaleImages& source = scales_[Scale - 2];
-            decimate<Scale><<<tiles(here.width, here.height, 2), tile_threads, 0, stream>>>(
-                source.ref.data(), source.dist.data(), source.width, source.height, 16,
-                here.ref.data(), here.dist.data());
+            decimate<Scale>
+                <<<decimation_tiles<Scale>(here.width, here.height), block_threads, 0, stream>>>(
+                    source.ref.data(), source.dist.data(), source.width, source.height, 16,
+                    here.ref.data(), here.dist.data());
             VQ_CUDA_CHECK_LAUNCH(decimate<Scale>);
         }
         scale_statistics<Scale>
-            <<<statistics_tiles<Scale>(here.width, here.height), statistics_threads, 0, stream>>>(
+            <<<statistics_tiles<Scale>(here.width, here.height), block_threads, 0, stream>>>(
                 here.ref.data(), here.dist.data(), here.width, here.height, 16, gain_limit, table,
                 sums + Scale);
         VQ_CUDA_CHECK_LAUNCH(scale_statistics<Scale>);

@@ -123,8 +123,10 @@ template <int Scale>
 constexpr int group_words = (outputs_per_thread + 2 * radius<Scale> + 3) / 4 * 4;
 
 // The last group's loads end inside the span row.
-static_assert(statistics_width<0> - outputs_per_thread + group_words<0> <= block_threads);
-static_assert(statistics_width<3> - outputs_per_thread + group_words<3> <= block_threads);
+template <int Scale>
+constexpr bool groups_fit =
+    statistics_width<Scale> - outputs_per_thread + group_words<Scale> <= block_threads;
+static_assert(groups_fit<0> && groups_fit<1> && groups_fit<2> && groups_fit<3>);
 
 // The vertical square sums. A scale-0 sample of 8 bits gives Σ F·x·y ≤ 65536·255² < 2^32, so 32
 // bits hold them exactly whatever the order of the additions; every other sample needs 64 bits.
@@ -310,8 +312,10 @@ constexpr int decimation_width = (block_threads - 2 * radius<Scale>) / 2;
 // loads; the last output's loads end inside the span row.
 template <int Scale>
 constexpr int decimation_words = (2 * radius<Scale> + 2) / 2 * 2;
-static_assert(2 * (decimation_width<1> - 1) + decimation_words<1> <= block_threads);
-static_assert(2 * (decimation_width<3> - 1) + decimation_words<3> <= block_threads);
+template <int Scale>
+constexpr bool decimation_fits =
+    2 * (decimation_width<Scale> - 1) + decimation_words<Scale> <= block_threads;
+static_assert(decimation_fits<1> && decimation_fits<2> && decimation_fits<3>);
 
 // Scale `Scale` from scale Scale-1 (spec §2.3): blur with F_Scale, vertical then horizontal, keep
 // even rows and columns. blockIdx.z picks the picture (0 reference, 1 distorted). Both passes sum

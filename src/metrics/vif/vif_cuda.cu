@@ -113,10 +113,13 @@ __device__ void add_block_sums(Contribution sums, ScaleSums* total) {
 constexpr int statistics_rows = 8;
 constexpr int outputs_per_thread = 4;
 
+constexpr int whole_groups(int columns) {
+    return columns / outputs_per_thread * outputs_per_thread;
+}
+
 // Output columns of a statistics tile: the span less the filter's reach, in whole thread groups.
 template <int Scale>
-constexpr int statistics_width =
-    (block_threads - 2 * radius<Scale>) / outputs_per_thread* outputs_per_thread;
+constexpr int statistics_width = whole_groups(block_threads - 2 * radius<Scale>);
 
 // Words a horizontal group reads: its outputs and the filter's reach, in whole 16-byte loads.
 template <int Scale>

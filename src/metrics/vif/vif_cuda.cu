@@ -3,12 +3,13 @@
 // order, and the per-pixel double steps are the CPU's operations without contraction), so both
 // twins fill the same vif::Block and vif::Scorer turns it into scores.
 //
-// Per frame, on the compute stream: scale 0's statistics from the uploaded luma planes, then for
-// scales 1..3 a decimation (blur with that scale's kernel, keep even rows and columns) into
-// device scratch and that scale's statistics. Each statistics block handles a tile of up to 254
-// columns and 8 rows: the vertical moments of its rows (with mirrored borders) go to shared
-// memory, then every pixel's horizontal moments and contribution, summed over the block and
-// added to the frame's four accumulators with one atomic add each.
+// Per frame, on the compute stream, one launch per scale, from scale 0 (the uploaded luma planes)
+// to 3: that scale's statistics and, in the same grid, the decimation of its pictures into the
+// next scale (blur with the next scale's kernel, keep even rows and columns) in device scratch.
+// Each statistics block handles a tile of 240 (scale 0) to 252 columns and 8 rows: the vertical
+// moments of its rows (with mirrored borders) go to shared memory, then every pixel's horizontal
+// moments and contribution, summed over the block and added to the frame's four accumulators
+// with one atomic add each.
 #include <cstdint>
 #include <limits>
 #include <type_traits>
@@ -222,17 +223,20 @@ __device__ inline void filter_group(const std::uint32_t* row, Sum (&out)[outputs
     }
 }
 
-// Statistics of one scale (spec §2.4-§2.6). `bits`: the bit depth at scale 0, 16 above it.
+// The vertical moments of a statistics tile: m1, m2, qxx, qyy, qxy by tile row and span column.
+using Moments = std::uint32_t[5][statistics_rows][block_threads];
+
+// Statistics of the tile (tile_x, tile_y) of one scale (spec §2.4-§2.6). `bits`: the bit depth
+// at scale 0, 16 above it.
 template <int Scale, typename Sample>
-__global__ void __launch_bounds__(block_threads)
-    scale_statistics(const Sample* __restrict__ ref, const Sample* __restrict__ dist, int width,
-                     int height, int bits, double gain_limit, const std::uint16_t* log2_table,
-                     ScaleSums* total) {
+__device__ void statistics_tile(const Sample* __restrict__ ref, const Sample* __restrict__ dist,
+                                int width, int height, int bits, double gain_limit,
+                                const std::uint16_t* log2_table, ScaleSums* total, int tile_x,
+                                int tile_y, Moments& moments) {
     constexpr int r = radius<Scale>;
     constexpr int span_rows = statistics_rows + 2 * r;
     enum { m1, m2, qxx, qyy, qxy };
-    __shared__ alignas(16) std::uint32_t moments[5][statistics_rows][block_threads];
-    const int x0 = blockIdx.x * statistics_width<Scale>, y0 = blockIdx.y * statistics_rows;
+    const int x0 = tile_x * statistics_width<Scale>, y0 = tile_y * statistics_rows;
     const std::uint16_t* f = device_filters[Scale];
 
     {
@@ -320,21 +324,20 @@ constexpr bool decimation_fits =
     2 * (decimation_width<Scale> - 1) + decimation_words<Scale> <= block_threads;
 static_assert(decimation_fits<1> && decimation_fits<2> && decimation_fits<3>);
 
-// Scale `Scale` from scale Scale-1 (spec §2.3): blur with F_Scale, vertical then horizontal, keep
-// even rows and columns. blockIdx.z picks the picture (0 reference, 1 distorted). Both passes sum
-// in 32 bits (Σ F·v ≤ 65536·65535) and fold mirrored taps (F[k] = F[2r-k], so F[k]·(v_a + v_b)
-// adds the unfolded sum's own terms).
+// The vertical blur of a decimation tile, by output row and span column.
+using Blurred = std::uint32_t[decimation_rows][block_threads];
+
+// The tile (tile_x, tile_y) of scale `Scale` of one picture from its scale Scale-1 `source`
+// (spec §2.3): blur with F_Scale, vertical then horizontal, keep even rows and columns. Both
+// passes sum in 32 bits (Σ F·v ≤ 65536·65535) and fold mirrored taps (F[k] = F[2r-k], so
+// F[k]·(v_a + v_b) adds the unfolded sum's own terms).
 template <int Scale, typename Sample>
-__global__ void __launch_bounds__(block_threads)
-    decimate(const Sample* __restrict__ ref, const Sample* __restrict__ dist, int width, int height,
-             int bits, std::uint16_t* ref_out, std::uint16_t* dist_out) {
+__device__ void decimation_tile(const Sample* __restrict__ source, int width, int height, int bits,
+                                std::uint16_t* out, int tile_x, int tile_y, Blurred& blurred) {
     constexpr int r = radius<Scale>;
     constexpr int span_rows = 2 * decimation_rows - 1 + 2 * r;  // source rows under a tile
-    __shared__ alignas(8) std::uint32_t blurred[decimation_rows][block_threads];
-    const Sample* source = blockIdx.z == 0 ? ref : dist;
-    std::uint16_t* out = blockIdx.z == 0 ? ref_out : dist_out;
     const int out_width = width / 2, out_height = height / 2;
-    const int x0 = blockIdx.x * decimation_width<Scale>, y0 = blockIdx.y * decimation_rows;
+    const int x0 = tile_x * decimation_width<Scale>, y0 = tile_y * decimation_rows;
     const std::uint16_t* f = device_filters[Scale];
 
     {
@@ -375,16 +378,68 @@ __global__ void __launch_bounds__(block_threads)
     }
 }
 
-template <int Scale>
-dim3 statistics_tiles(int width, int height) {
-    return dim3(unsigned((width + statistics_width<Scale> - 1) / statistics_width<Scale>),
-                unsigned((height + statistics_rows - 1) / statistics_rows));
+// Tiles over a plane, `x` by `y`.
+struct TileGrid {
+    int x, y;
+    __host__ __device__ constexpr int count() const { return x * y; }
+};
+
+__host__ __device__ constexpr TileGrid tile_grid(int width, int height, int tile_width,
+                                                 int tile_rows) {
+    return {(width + tile_width - 1) / tile_width, (height + tile_rows - 1) / tile_rows};
 }
 
+// The statistics tiles of a scale-`Scale` plane.
 template <int Scale>
-dim3 decimation_tiles(int out_width, int out_height) {
-    return dim3(unsigned((out_width + decimation_width<Scale> - 1) / decimation_width<Scale>),
-                unsigned((out_height + decimation_rows - 1) / decimation_rows), 2);
+__host__ __device__ constexpr TileGrid statistics_grid(int width, int height) {
+    return tile_grid(width, height, statistics_width<Scale>, statistics_rows);
+}
+
+// The decimation tiles (per picture) of scale Scale + 1 from a scale-`Scale` plane.
+template <int Scale>
+__host__ __device__ constexpr TileGrid decimation_grid(int width, int height) {
+    return tile_grid(width / 2, height / 2, decimation_width<Scale + 1>, decimation_rows);
+}
+
+// Everything that reads scale `Scale`'s two pictures, in one launch: its statistics tiles (none
+// where `statistics` is false: vif_skip_scale0), then below scale 3 the tiles that decimate the
+// reference and then the distorted picture into scale Scale + 1. Both kinds only read scale
+// Scale, so nothing orders them, and the pyramid takes four launches instead of seven.
+template <int Scale, typename Sample>
+__global__ void __launch_bounds__(block_threads)
+    scale_pass(const Sample* __restrict__ ref, const Sample* __restrict__ dist, int width,
+               int height, int bits, bool statistics, double gain_limit,
+               const std::uint16_t* log2_table, ScaleSums* total, std::uint16_t* ref_next,
+               std::uint16_t* dist_next) {
+    __shared__ alignas(16) union {
+        Moments moments;
+        Blurred blurred;
+    } scratch;
+    int block = int(blockIdx.x);
+    const TileGrid tiles = statistics ? statistics_grid<Scale>(width, height) : TileGrid{0, 0};
+    if (block < tiles.count()) {
+        statistics_tile<Scale>(ref, dist, width, height, bits, gain_limit, log2_table, total,
+                               block % tiles.x, block / tiles.x, scratch.moments);
+        return;
+    }
+    if constexpr (Scale + 1 < scale_count) {
+        block -= tiles.count();
+        const TileGrid next = decimation_grid<Scale>(width, height);
+        const bool reference = block < next.count();
+        if (!reference) block -= next.count();
+        decimation_tile<Scale + 1>(reference ? ref : dist, width, height, bits,
+                                   reference ? ref_next : dist_next, block % next.x, block / next.x,
+                                   scratch.blurred);
+    }
+}
+
+// Blocks of scale `Scale`'s pass.
+template <int Scale>
+unsigned pass_blocks(int width, int height, bool statistics) {
+    int blocks = statistics ? statistics_grid<Scale>(width, height).count() : 0;
+    if constexpr (Scale + 1 < scale_count)
+        blocks += 2 * decimation_grid<Scale>(width, height).count();
+    return unsigned(blocks);
 }
 
 class VifCuda final : public ScorerTwin<cuda::CudaFeature, Scorer> {
@@ -432,39 +487,31 @@ private:
         const std::uint16_t* table = log2_table_.data();
         const double gain_limit = scorer_.options().enhancement_gain_limit;
         const int w = format().width, h = format().height, bits = format().bit_depth;
-        if (!scorer_.options().skip_scale0) {
-            scale_statistics<0><<<statistics_tiles<0>(w, h), block_threads, 0, stream>>>(
-                ref, dist, w, h, bits, gain_limit, table, sums + 0);
-            VQ_CUDA_CHECK_LAUNCH(scale_statistics<0>);
-        }
-        ScaleImages& s1 = scales_[0];
-        decimate<1><<<decimation_tiles<1>(s1.width, s1.height), block_threads, 0, stream>>>(
-            ref, dist, w, h, bits, s1.ref.data(), s1.dist.data());
-        VQ_CUDA_CHECK_LAUNCH(decimate<1>);
+        const bool skip_scale0 = scorer_.options().skip_scale0;
+        scale_pass<0><<<pass_blocks<0>(w, h, !skip_scale0), block_threads, 0, stream>>>(
+            ref, dist, w, h, bits, !skip_scale0, gain_limit, table, sums + 0, scales_[0].ref.data(),
+            scales_[0].dist.data());
+        VQ_CUDA_CHECK_LAUNCH(scale_pass<0>);
         enqueue_scale<1>(table, gain_limit, sums, stream);
         enqueue_scale<2>(table, gain_limit, sums, stream);
         enqueue_scale<3>(table, gain_limit, sums, stream);
     }
 
-    // Decimates scale Scale-1 into Scale (scale 1 is made from the frame itself) and sums its
-    // statistics.
+    // Scale `Scale`'s statistics and (below scale 3) the decimation into the next scale.
     template <int Scale>
     void enqueue_scale(const std::uint16_t* table, double gain_limit, ScaleSums* sums,
                        cudaStream_t stream) {
-        ScaleImages& here = scales_[Scale - 1];
-        if constexpr (Scale > 1) {
-            const ScaleImages& source = scales_[Scale - 2];
-            decimate<Scale>
-                <<<decimation_tiles<Scale>(here.width, here.height), block_threads, 0, stream>>>(
-                    source.ref.data(), source.dist.data(), source.width, source.height, 16,
-                    here.ref.data(), here.dist.data());
-            VQ_CUDA_CHECK_LAUNCH(decimate<Scale>);
+        const ScaleImages& here = scales_[Scale - 1];
+        std::uint16_t *ref_next = nullptr, *dist_next = nullptr;  // none after scale 3
+        if constexpr (Scale + 1 < scale_count) {
+            ref_next = scales_[Scale].ref.data();
+            dist_next = scales_[Scale].dist.data();
         }
-        scale_statistics<Scale>
-            <<<statistics_tiles<Scale>(here.width, here.height), block_threads, 0, stream>>>(
-                here.ref.data(), here.dist.data(), here.width, here.height, 16, gain_limit, table,
-                sums + Scale);
-        VQ_CUDA_CHECK_LAUNCH(scale_statistics<Scale>);
+        scale_pass<Scale>
+            <<<pass_blocks<Scale>(here.width, here.height, true), block_threads, 0, stream>>>(
+                here.ref.data(), here.dist.data(), here.width, here.height, 16, true, gain_limit,
+                table, sums + Scale, ref_next, dist_next);
+        VQ_CUDA_CHECK_LAUNCH(scale_pass<Scale>);
     }
 
     cuda::DeviceArray<std::uint16_t> log2_table_;

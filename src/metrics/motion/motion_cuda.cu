@@ -1,7 +1,7 @@
 // Motion, CUDA twin: the blurred-difference SAD of spec/vmaf.md §3.2 on the device, exact in
 // 64-bit integers like the CPU twin. Frames reach a CUDA twin in order on one stream, so the twin
-// keeps the last `lag` reference luma planes on the device itself (the temporal contract's device
-// half) instead of receiving them from the host.
+// keeps the last lag + 1 reference luma planes on the device itself (the temporal contract's
+// device half) instead of receiving them from the host.
 #include <cstdint>
 #include <type_traits>
 #include <vector>
@@ -53,12 +53,14 @@ __device__ inline Sum blur(std::int32_t d0, std::int32_t d1, std::int32_t d2, st
 }
 
 // Block (x, y) sums |blurred difference| over output columns [x·tile_width, +tile_width) and
-// rows [y·tile_rows, +tile_rows), exactly, and adds that to the frame's SAD.
+// rows [y·tile_rows, +tile_rows), exactly, and adds that to the frame's SAD. It also copies those
+// samples of `current` into `kept`, which keeps the plane for the frames after (each sample is in
+// one block's rows and columns, and already in a register there).
 template <typename Sample>
 __global__ void __launch_bounds__(block_threads)
     blurred_difference_sad(const Sample* __restrict__ previous, const Sample* __restrict__ current,
-                           int width, int height, int shift, unsigned long long* sad,
-                           std::uint32_t* has_previous) {
+                           Sample* __restrict__ kept, int width, int height, int shift,
+                           unsigned long long* sad, std::uint32_t* has_previous) {
     constexpr int span_rows = tile_rows + 2 * blur_radius;
     // y of §3.2: |y| ≤ 65535 at every depth.
     __shared__ std::int32_t vertical[tile_rows][block_threads];
@@ -66,6 +68,10 @@ __global__ void __launch_bounds__(block_threads)
     const int column = threadIdx.x;
     const std::size_t x =
         std::size_t(mirror_clamped(x0 - blur_radius + column, width, blur_radius));
+    // The samples `kept` gets from this block: its output columns and its rows (span rows 2..17)
+    // inside the plane, where the mirroring above is the identity.
+    const bool own_column = column >= blur_radius && column < blur_radius + tile_width &&
+                            x0 - blur_radius + column < width;
     std::int32_t d[span_rows];
 #pragma unroll
     for (int j = 0; j < span_rows; ++j) {
@@ -73,7 +79,11 @@ __global__ void __launch_bounds__(block_threads)
             std::size_t(mirror_clamped(y0 - blur_radius + j, height, blur_radius)) *
                 std::size_t(width) +
             x;
-        d[j] = std::int32_t(previous[at]) - std::int32_t(current[at]);
+        const Sample sample = current[at];
+        d[j] = std::int32_t(previous[at]) - std::int32_t(sample);
+        if (j >= blur_radius && j < blur_radius + tile_rows && own_column &&
+            y0 - blur_radius + j < height)
+            kept[at] = sample;
     }
     const VerticalSum<Sample> round = VerticalSum<Sample>(1) << (shift - 1);
 #pragma unroll
@@ -105,20 +115,23 @@ class MotionCuda final : public ScorerTwin<cuda::CudaFeature, Scorer> {
 public:
     using ScorerTwin::ScorerTwin;
 
+    // lag + 1 kept planes: the frame `lag` back is read while the current one is written.
     void prepare(cudaStream_t stream) override {
         cuda::copy_to_symbol_async(device_taps, blur_taps, stream);
-        for (int k = 0; k < scorer_.options().lag(); ++k)
+        for (int k = 0; k <= scorer_.options().lag(); ++k)
             earlier_.emplace_back(format().plane_bytes(0));
     }
 
     // The SAD against the plane `lag` frames back (once there is one; with force_zero the scorer
-    // ignores it), then the current plane replaces the oldest of the kept ones, in stream order.
+    // ignores it), whose kernel also keeps the current plane; without it, a copy keeps it. Frame
+    // n is kept in slot n mod (lag + 1), so the slot read (n - lag) is never the one written.
     void enqueue(const cuda::DeviceFrame& frame, std::byte* device_block,
                  cudaStream_t stream) override {
         cuda::zero_async(device_block, sizeof(Block), stream);
-        const std::size_t lag = earlier_.size();
-        cuda::DeviceBuffer& oldest = earlier_[frames_ % lag];
+        const std::size_t slots = earlier_.size(), lag = slots - 1;
+        cuda::DeviceBuffer& latest = earlier_[frames_ % slots];
         if (frames_ >= lag && !scorer_.options().force_zero) {
+            const cuda::DeviceBuffer& previous = earlier_[(frames_ - lag) % slots];
             auto* sad = reinterpret_cast<unsigned long long*>(device_block + offsetof(Block, sad));
             auto* has_previous =
                 reinterpret_cast<std::uint32_t*>(device_block + offsetof(Block, has_previous));
@@ -128,18 +141,20 @@ public:
             with_sample_type(format().bit_depth, [&](auto sample) {
                 using Sample = decltype(sample);
                 blurred_difference_sad<<<grid, block_threads, 0, stream>>>(
-                    reinterpret_cast<const Sample*>(oldest.data()),
-                    reinterpret_cast<const Sample*>(frame.reference), format().width,
-                    format().height, shift, sad, has_previous);
+                    reinterpret_cast<const Sample*>(previous.data()),
+                    reinterpret_cast<const Sample*>(frame.reference),
+                    reinterpret_cast<Sample*>(latest.data()), format().width, format().height,
+                    shift, sad, has_previous);
             });
             VQ_CUDA_CHECK_LAUNCH(blurred_difference_sad);
+        } else {
+            cuda::copy_async(latest.data(), frame.reference, format().plane_bytes(0), stream);
         }
-        cuda::copy_async(oldest.data(), frame.reference, format().plane_bytes(0), stream);
         ++frames_;
     }
 
 private:
-    std::vector<cuda::DeviceBuffer> earlier_;  // the last `lag` reference luma planes, a ring
+    std::vector<cuda::DeviceBuffer> earlier_;  // the last lag + 1 reference luma planes, a ring
     std::size_t frames_ = 0;
 };
 

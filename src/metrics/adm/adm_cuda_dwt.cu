@@ -13,12 +13,14 @@ namespace {
 
 using namespace device_math;
 
-// Output tile: 32 columns (one warp) x 8 rows. Its vertical pass covers input columns
-// 2·j0 − 1 .. 2·j0 + 64 of 8 output rows.
-constexpr int dwt_tile_width = 32;
-constexpr int dwt_tile_height = 8;
-constexpr int dwt_threads = dwt_tile_width * dwt_tile_height;
-constexpr int dwt_span = 2 * dwt_tile_width + 2;
+// A block of dwt_threads threads takes dwt_rows output rows: a thread per input column of the
+// span runs the vertical pass down its column, reading the 2·dwt_rows + 2 input rows under those
+// rows once into registers (a 32 x 8 tile read every input of its 66 columns twice, with the row
+// mirroring per read); the horizontal pass then gives each thread output positions of the rows.
+// Output column j reads span columns 2·(j − j0) .. 2·(j − j0) + 3.
+constexpr int dwt_threads = 256;
+constexpr int dwt_rows = 8;
+constexpr int dwt_tile_width = (dwt_threads - 2) / 2;
 
 // One image's four output bands.
 template <typename Out>
@@ -48,36 +50,41 @@ struct VerticalPair {
 template <typename Mid, typename In, typename Out, typename Vertical, typename Horizontal>
 __device__ void dwt_tile(const In* source, int width, int height, ImageBands<Out> bands,
                          int out_width, int out_height, Vertical vertical, Horizontal horizontal) {
-    __shared__ Mid low[dwt_tile_height][dwt_span];
-    __shared__ Mid high[dwt_tile_height][dwt_span];
-    const int i0 = blockIdx.y * dwt_tile_height;
+    constexpr int span_rows = 2 * dwt_rows + 2;
+    __shared__ Mid low[dwt_rows][dwt_threads];
+    __shared__ Mid high[dwt_rows][dwt_threads];
+    const int i0 = blockIdx.y * dwt_rows;
     const int j0 = blockIdx.x * dwt_tile_width;
-    const int thread = threadIdx.y * dwt_tile_width + threadIdx.x;
-    for (int n = thread; n < dwt_tile_height * dwt_span; n += dwt_threads) {
-        const int r = n / dwt_span, c = n % dwt_span;
-        const int i = i0 + r, k = 2 * j0 - 1 + c;
-        // The last output column reads input index 2·out_width at most: cells beyond that (and
-        // rows beyond the band) feed no output and are never read below.
-        if (i >= out_height || k > 2 * out_width) continue;
-        const In* column = source + mirror_repeating_end(k, width);
-        const auto row = [&](int tap) {
-            return column[std::size_t(mirror_repeating_end(2 * i - 1 + tap, height)) *
-                          std::size_t(width)];
-        };
-        const VerticalPair<Mid> v = vertical(row(0), row(1), row(2), row(3));
+    const int c = threadIdx.x;
+    // The last output column reads input index 2·out_width at most, and the last output row input
+    // row 2·out_height: indices beyond feed no output and read that last one instead, so that
+    // they stay inside the mirroring's range.
+    const In* column = source + mirror_repeating_end(min(2 * j0 - 1 + c, 2 * out_width), width);
+    In p[span_rows];
+#pragma unroll
+    for (int t = 0; t < span_rows; ++t)
+        p[t] =
+            column[std::size_t(mirror_repeating_end(min(2 * i0 - 1 + t, 2 * out_height), height)) *
+                   std::size_t(width)];
+#pragma unroll
+    for (int r = 0; r < dwt_rows; ++r) {
+        const VerticalPair<Mid> v = vertical(p[2 * r], p[2 * r + 1], p[2 * r + 2], p[2 * r + 3]);
         low[r][c] = v.low;
         high[r][c] = v.high;
     }
     __syncthreads();
-    const int i = i0 + threadIdx.y, j = j0 + threadIdx.x;
-    if (i >= out_height || j >= out_width) return;
-    const Mid* l = &low[threadIdx.y][2 * threadIdx.x];
-    const Mid* e = &high[threadIdx.y][2 * threadIdx.x];
-    const std::size_t at = std::size_t(i) * std::size_t(out_width) + j;
-    bands.a[at] = horizontal(l, false);
-    bands.h[at] = horizontal(e, false);  // high vertically, low horizontally
-    bands.v[at] = horizontal(l, true);   // low vertically, high horizontally
-    bands.d[at] = horizontal(e, true);
+    for (int item = threadIdx.x; item < dwt_rows * dwt_tile_width; item += dwt_threads) {
+        const int r = item / dwt_tile_width, column_in_tile = item % dwt_tile_width;
+        const int i = i0 + r, j = j0 + column_in_tile;
+        if (i >= out_height || j >= out_width) continue;
+        const Mid* l = &low[r][2 * column_in_tile];
+        const Mid* e = &high[r][2 * column_in_tile];
+        const std::size_t at = std::size_t(i) * std::size_t(out_width) + j;
+        bands.a[at] = horizontal(l, false);
+        bands.h[at] = horizontal(e, false);  // high vertically, low horizontally
+        bands.v[at] = horizontal(l, true);   // low vertically, high horizontally
+        bands.d[at] = horizontal(e, true);
+    }
 }
 
 template <typename Sample>
@@ -129,7 +136,7 @@ __global__ void __launch_bounds__(dwt_threads)
 
 dim3 dwt_grid(int out_width, int out_height) {
     return dim3(unsigned((out_width + dwt_tile_width - 1) / dwt_tile_width),
-                unsigned((out_height + dwt_tile_height - 1) / dwt_tile_height), 2);
+                unsigned((out_height + dwt_rows - 1) / dwt_rows), 2);
 }
 
 }  // namespace
@@ -138,9 +145,8 @@ template <typename Sample>
 void launch_dwt0(const Sample* reference, const Sample* distorted, int width, int height,
                  int bit_depth, const DwtBands<std::int16_t>& out, cudaStream_t stream) {
     const int out_width = (width + 1) / 2, out_height = (height + 1) / 2;
-    dwt0<Sample>
-        <<<dwt_grid(out_width, out_height), dim3(dwt_tile_width, dwt_tile_height), 0, stream>>>(
-            reference, distorted, width, height, bit_depth, out, out_width, out_height);
+    dwt0<Sample><<<dwt_grid(out_width, out_height), dwt_threads, 0, stream>>>(
+        reference, distorted, width, height, bit_depth, out, out_width, out_height);
     VQ_CUDA_CHECK_LAUNCH(dwt0);
 }
 
@@ -148,10 +154,8 @@ template <typename In>
 void launch_dwt_wide(int scale, const In* reference_a, const In* distorted_a, int width, int height,
                      const DwtBands<std::int32_t>& out, cudaStream_t stream) {
     const int out_width = (width + 1) / 2, out_height = (height + 1) / 2;
-    dwt_wide<In>
-        <<<dwt_grid(out_width, out_height), dim3(dwt_tile_width, dwt_tile_height), 0, stream>>>(
-            reference_a, distorted_a, width, height, wide_rounding(scale), out, out_width,
-            out_height);
+    dwt_wide<In><<<dwt_grid(out_width, out_height), dwt_threads, 0, stream>>>(
+        reference_a, distorted_a, width, height, wide_rounding(scale), out, out_width, out_height);
     VQ_CUDA_CHECK_LAUNCH(dwt_wide);
 }
 

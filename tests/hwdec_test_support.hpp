@@ -32,6 +32,14 @@ inline std::optional<std::filesystem::path> hwdec_clips() {
     return clips;
 }
 
+// Whether a refusal is NVDEC's own capability check (FFmpeg's "Hardware is lacking required
+// capabilities"): what it decodes differs between GPUs (the H200 decodes no AV1), so a test of a
+// codec the GPU lacks skips instead of failing; vq's part, falling back or failing with the
+// reason, is tested on H.264 4:4:4, which no NVDEC decodes.
+inline bool nvdec_lacks_capability(const std::string& message) {
+    return message.find("Hardware is lacking required capabilities") != std::string::npos;
+}
+
 }  // namespace vq::test
 
 // Skips the test unless vq reads through FFmpeg and the clips are there.

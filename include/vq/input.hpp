@@ -26,8 +26,7 @@ struct InputSpec {
 
 // --hwdec: what decodes container inputs (H.264, HEVC, VP9, AV1 ...) when the features run on
 // CUDA. The GPU's decoder (NVDEC, through FFmpeg) hands its pictures to the kernels in device
-// memory; its pictures are the CPU decoder's, sample for sample. The default is none until the
-// GPU path has been checked on a GPU (README, "--hwdec").
+// memory; its pictures are the CPU decoder's, sample for sample. The default is automatic.
 enum class HardwareDecoding {
     automatic,  // the GPU where the backend is CUDA alone, the codec has FFmpeg's CUDA decoding and
                 // the first frame decodes so; otherwise the CPU, and the run notes why

@@ -37,7 +37,7 @@ struct Job {
     InputSpec reference;
     InputSpec distorted;
     std::optional<ScaleSpec> scale;  // scale the distorted pictures to this size
-    HardwareDecoding hwdec = HardwareDecoding::none;
+    HardwareDecoding hwdec = HardwareDecoding::automatic;
     FrameRange frames;
     // Requested in libvmaf's order: the models' features first, then `features` in order.
     std::vector<std::string> models;  // --model strings (Session::add_model)

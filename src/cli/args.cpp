@@ -87,7 +87,7 @@ Arguments parse_arguments(int argc, char** argv) {
     app.add_flag("--help", args.help, "print this help and exit");
 
     unsigned threads = 0, subsample = 1, frame_cnt = 0, skip_ref = 0, skip_dist = 0;
-    std::string precision = "legacy", backend = "cpu", hwdec = "none";
+    std::string precision = "legacy", backend = "cpu", hwdec = "auto";
     int gpu = 0;
     bool json = false, xml = false, csv = false, sub = false;
     bool& no_prediction = args.no_prediction;
@@ -164,8 +164,7 @@ Arguments parse_arguments(int argc, char** argv) {
     app.add_option("--gpu", gpu, "CUDA device ordinal")->check(CLI::NonNegativeNumber);
     app.add_option("--hwdec", hwdec,
                    "decode H.264, HEVC, VP9 and AV1 inputs on the GPU (NVDEC) for the CUDA "
-                   "backend: auto (where it can), cuda (or fail) or none (the default; the GPU path "
-                   "is not yet checked on a GPU)");
+                   "backend: auto (where it can; the default), cuda (or fail) or none");
     app.add_option("--precision", precision,
                    "number format: legacy (libvmaf's), max (%.17g) or N (%.Ng)");
     app.add_flag("--list-features", args.list_features,

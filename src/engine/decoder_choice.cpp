@@ -48,8 +48,4 @@ std::string DecoderChooser::choose(FrameSource& source, const std::string& role,
     return fmt::format("decode: {}: {}", role, choice.description);
 }
 
-bool decoding_worth_noting(const Job& job) {
-    return job.hwdec != HardwareDecoding::none;
-}
-
 }  // namespace vq

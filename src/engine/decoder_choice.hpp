@@ -9,7 +9,6 @@
 
 #include "io/frame_source.hpp"
 #include "vq/input.hpp"
-#include "vq/run.hpp"
 #include "vq/session.hpp"
 
 namespace vq {
@@ -31,16 +30,17 @@ public:
     // Every choice so far, {role, description}: ScoreTable::decoders().
     const std::vector<std::pair<std::string, std::string>>& decoders() const { return decoders_; }
 
+    // Whether the log names each input's decoder: where the GPU's decoder was in play (--hwdec
+    // cuda, or auto with every feature on CUDA), so that a GPU run says what decoded and why a
+    // container stayed on the CPU; a run whose features run on the CPU decodes there as it always
+    // did and stays quiet. The receipt names the decoders always.
+    bool worth_noting() const { return mode_ == HardwareDecoding::cuda || sink_ != nullptr; }
+
 private:
     HardwareDecoding mode_;
     std::shared_ptr<DeviceSurfaceSink> sink_;
     std::string unavailable_;  // why there is no sink
     std::vector<std::pair<std::string, std::string>> decoders_;
 };
-
-// Whether the log names each input's decoder: when the run was asked to decode on the GPU
-// (--hwdec auto or cuda); a run that decodes on the CPU as it always did stays quiet. The receipt
-// names them always.
-bool decoding_worth_noting(const Job& job);
 
 }  // namespace vq

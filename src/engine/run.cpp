@@ -45,7 +45,7 @@ ScoreTable run(const Job& job, RunObserver& observer) {
          {decoders.choose(decoded_distorted, "distorted",
                           job.scale ? "--scale scales pictures on the CPU" : ""),
           reference ? decoders.choose(*reference, "reference") : std::string()})
-        if (!line.empty() && decoding_worth_noting(job)) observer.note(line);
+        if (!line.empty() && decoders.worth_noting()) observer.note(line);
     observer.started(session.receipts(), distorted_input.frame_count);
     // As many frames ahead as the backends need to stay busy, no more: each costs its size.
     const ReadAheadPlan plan = session.read_ahead_plan();

@@ -21,4 +21,14 @@ __device__ inline std::int64_t mad_wide(std::int32_t a, std::int32_t b, std::int
     return d;
 }
 
+// a·b + s in the width of the sum: a plain multiply-add where it is as wide as the factors (the
+// caller has bounded the total below that width), the widening one where it is twice as wide.
+template <typename Sum, typename Factor>
+__device__ inline Sum mad_in_width(Factor a, Factor b, Sum s) {
+    if constexpr (sizeof(Sum) == sizeof(Factor))
+        return a * b + s;
+    else
+        return mad_wide(a, b, s);
+}
+
 }  // namespace vq::cuda

@@ -37,10 +37,7 @@ using VerticalSum = std::conditional_t<sizeof(Sample) == 1, std::int32_t, std::i
 // total that fits means every step fits.
 template <typename Sum>
 __device__ inline Sum mad(std::int32_t m, std::int32_t d, Sum s) {
-    if constexpr (sizeof(Sum) == 4)
-        return m * d + s;
-    else
-        return cuda::mad_wide(m, d, s);
+    return cuda::mad_in_width(m, d, s);
 }
 
 // The 5-tap blur of five values at one position, mirrored taps folded (M[k] = M[4-k]: M[k]·d_a

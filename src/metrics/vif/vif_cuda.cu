@@ -140,10 +140,7 @@ using SquareSum = std::conditional_t<sizeof(Sample) == 1, std::uint32_t, std::ui
 // c·a + s: a 32-bit product where the sum is 32 bits, a widening one where it is 64.
 template <typename Square>
 __device__ inline Square mad(std::uint32_t c, std::uint32_t a, Square s) {
-    if constexpr (sizeof(Square) == 4)
-        return c * a + s;
-    else
-        return cuda::mad_wide(c, a, s);
+    return cuda::mad_in_width(c, a, s);
 }
 
 template <typename Square>

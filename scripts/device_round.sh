@@ -4,7 +4,7 @@
 # libraries that machine lacks, ../shared's fixtures and goldens). Logs go to $OUT.
 #
 #   device tool: run  command "bash scripts/device_round.sh all"  carry [".device"]
-#   scripts/device_round.sh [build] [tests] [sanitize] [bench] [vmaf] [models] [natural] [ladder] [nvdec] [profile] [memcheck] | all
+#   scripts/device_round.sh [build] [tests] [sanitize] [bench] [vmaf] [models] [natural] [ladder] [nvdec] [nvdec-scaling] [profile] [memcheck] | all
 #                                                                            (default: all)
 #
 #   build     builds build-cuda THERE on every core from what prepare_device.sh --build-there
@@ -12,7 +12,9 @@
 #             container input (and vq-decode) when it packed .device/ffmpeg too (--ffmpeg)
 #   tests     nvidia-smi, then every GPU test (*Cuda*, *Hwdec*), in parallel shards
 #   sanitize  compute-sanitizer memcheck (leak check), racecheck and synccheck on a CLI run and on
-#             test cases that reach every kernel (VQ_SANITIZE_TOOLS="memcheck" picks some)
+#             test cases that reach every kernel (VQ_SANITIZE_TOOLS="memcheck" picks tools,
+#             VQ_SANITIZE_CASES a gtest filter instead of those cases, VQ_SANITIZE_TIMEOUT the
+#             seconds each tool has for the cases: 150)
 #   bench     GPU time per frame of each twin (CUDA events), then the CLI end to end at 1080p
 #             and 4K (CAMBI alone without -r; CAMBI + CIEDE + PSNR), the read floor, and the
 #             transfer counter of one combined run
@@ -30,8 +32,11 @@
 #             synthetic raw YUV, and six real 4K encodes when prepare_device.sh --clips packed them
 #   nvdec     GPU decoding (the clips prepare_device.sh --clips packed): the driver's NVDEC
 #             library, every codec's CUDA run with --hwdec cuda against --hwdec none (outputs
-#             equal), the CPU fallback for H.264 4:4:4, and the 4K HEVC 10-bit pair's default VMAF
-#             run end to end (frames/s, median of 3) with NVDEC and with the CPU decoder
+#             equal), the CPU fallback for H.264 4:4:4, the 4K HEVC 10-bit pair's default VMAF
+#             run end to end (frames/s, median of 3) with NVDEC and with the CPU decoder, and
+#             chunks of runs (--frame_skip_ref/--frame_skip_dist) with either decoder
+#   nvdec-scaling  the 4K HEVC 10-bit pair decoded by 1, 2, 4 and 7 processes at once: what
+#             bounds NVDEC's frames/s (one session, or the engines), with nvidia-smi dmon's view
 #   profile   where the time goes: Nsight Systems' kernel table of the GPU twins at 4K (those over
 #             their issue-20 aims) and the CPU's v1 4K model on natural clips at 4, 8 and every
 #             thread beside the reference CLI
@@ -109,7 +114,8 @@ run_sanitize() {
              --feature float_ssim --feature float_ms_ssim --feature psnr_hvs
              --feature speed_chroma --feature speed_temporal
              --backend cuda --frame_cnt 4 --json -o "$scratch/sanitize.json")
-  local cases='CudaExecutor.Pipelines*:CudaExecutor.Pinned*:*CudaPsnrParity*/10bit_yuv420:*CudaCiedeParity.Random*/8bit_yuv422_reference422'
+  local cases=${VQ_SANITIZE_CASES:-}
+  [ -n "$cases" ] || cases='CudaExecutor.Pipelines*:CudaExecutor.Pinned*:*CudaPsnrParity*/10bit_yuv420:*CudaCiedeParity.Random*/8bit_yuv422_reference422'
   cases+=':*CudaCambiStages*/0_*:*CudaCambiStages*/2_*:*CudaCambiStages*/*9_bit*:*CudaCambiStages*/*full_ref_true_src*'
   cases+=':CudaCambiHeatmaps.*:CudaCambiExamples.*'
   cases+=':VifCudaExample.*:MotionCudaExample.*:*MotionCudaParity*/257x255*:*VifCudaParity*/333x47*'
@@ -126,7 +132,7 @@ run_sanitize() {
     [ "$tool" = memcheck ] && extra=(--leak-check full)
     step "$tool-cli" sanitize.log timeout 120 "$sanitizer" --tool "$tool" "${extra[@]}" --error-exitcode 90 "${cli[@]}"
     [ "$1" = cli ] && continue
-    step "$tool-tests" sanitize.log timeout 150 "$sanitizer" --tool "$tool" "${extra[@]}" --error-exitcode 90 \
+    step "$tool-tests" sanitize.log timeout "${VQ_SANITIZE_TIMEOUT:-150}" "$sanitizer" --tool "$tool" "${extra[@]}" --error-exitcode 90 \
       "$bin/vq_tests" --gtest_filter="$cases" --gtest_brief=1
   done
 }
@@ -368,6 +374,54 @@ run_nvdec() {
   equal_json "$work/bench_cuda.json" "$work/bench_none.json" && echo "4K outputs equal: yes" | tee -a "$out/nvdec.md" ||
     { echo "4K outputs equal: NO" | tee -a "$out/nvdec.md"; failed+=(nvdec-bench-outputs); }
   grep -i -E -A3 'decode' "$work/bench_cuda.json" | head -20 | tee -a "$out/nvdec.log"
+  # A chunk of a run (--frame_skip_ref/--frame_skip_dist, vq.dask's chunks) seeks or steps over
+  # frames: the GPU's decoder must land on the same frames as the CPU's.
+  echo "| chunk (frames skipped, counted) | --hwdec cuda equals --hwdec none |" | tee -a "$out/nvdec.md"
+  echo "|---|---|" | tee -a "$out/nvdec.md"
+  local chunks=("hevc_10bit.mkv vp9_10bit.webm 7 12" "h264_8bit.mp4 hevc_8bit.mkv 13 9"
+                "bench/dist_3840x2160_hevc10.mp4 bench/ref_3840x2160_hevc10.mp4 150 20")
+  for chunk in "${chunks[@]}"; do
+    read -r d r skip count <<< "$chunk"
+    [ "${d#bench/}" = "$d" ] && d=parity/$d r=parity/$r
+    local run=("$bin/vq" -r "$clips/$r" -d "$clips/$d" --backend cuda --feature psnr -q --json
+               --frame_skip_ref "$skip" --frame_skip_dist "$skip" --frame_cnt "$count")
+    local same=no
+    "${run[@]}" --hwdec cuda -o "$work/chunk_gpu.json" && "${run[@]}" --hwdec none -o "$work/chunk_cpu.json" &&
+      equal_json "$work/chunk_gpu.json" "$work/chunk_cpu.json" && same=yes
+    echo "| $d vs $r ($skip, $count) | $same |" | tee -a "$out/nvdec.md"
+    [ "$same" = yes ] || failed+=("nvdec-chunk-$(basename "$d")")
+  done
+}
+
+# Where NVDEC's time goes on the 4K HEVC 10-bit pair: N processes at once (PSNR, so that decoding
+# is all there is), frames/s of each and in all, and the decoder's utilisation meanwhile
+# (nvidia-smi dmon): whether one input's session, or the engines, bound it.
+run_nvdec_scaling() {
+  local clips=$PWD/.device/clips/bench work=$scratch/nvdec-scaling
+  [ -f "$clips/ref_3840x2160_hevc10.mp4" ] || { echo "no clips: run prepare_device.sh --clips DIR" >&2; failed+=(nvdec-scaling); return; }
+  mkdir -p "$work"
+  echo "| processes at once | hwdec | wall s | pairs/s per process | pairs/s in all |" | tee -a "$out/nvdec-scaling.md"
+  echo "|---|---|---|---|---|" | tee -a "$out/nvdec-scaling.md"
+  for hwdec in cuda none; do
+    for n in 1 2 4 7; do
+      [ "$hwdec" = none ] && [ "$n" -gt 2 ] && continue
+      nvidia-smi dmon -s u -d 1 > "$work/dmon_${hwdec}_$n.log" 2>&1 &
+      local dmon=$! a b pids=()
+      a=$(date +%s.%N)
+      for ((i = 0; i < n; ++i)); do
+        "$bin/vq" -r "$clips/ref_3840x2160_hevc10.mp4" -d "$clips/dist_3840x2160_hevc10.mp4" --backend cuda \
+          --hwdec $hwdec --feature psnr -q --json -o "$work/p$i.json" &
+        pids+=($!)
+      done
+      local ok=yes; for pid in "${pids[@]}"; do wait "$pid" || ok=no; done
+      b=$(date +%s.%N)
+      kill "$dmon" 2> /dev/null; wait "$dmon" 2> /dev/null
+      awk -v n="$n" -v h="$hwdec" -v a="$a" -v b="$b" -v ok="$ok" \
+        'BEGIN {t = b - a; printf "| %d | %s | %.2f | %.0f | %.0f%s |\n", n, h, t, 200 / t, 200 * n / t, ok == "yes" ? "" : " (a run FAILED)"}' |
+        tee -a "$out/nvdec-scaling.md"
+      { echo "--- dmon, $n processes, --hwdec $hwdec"; cat "$work/dmon_${hwdec}_$n.log"; } >> "$out/nvdec-scaling.log"
+    done
+  done
 }
 
 run_profile() {
@@ -427,9 +481,10 @@ for mode in "${modes[@]}"; do
     models) run_models_bench ;;
     ladder) run_ladder_bench ;;
     nvdec) run_nvdec ;;
+    nvdec-scaling) run_nvdec_scaling ;;
     natural) run_natural_bench ;;
     profile) run_profile ;;
-    *) echo "device_round.sh: unknown mode '$mode' (build, tests, sanitize, bench, vmaf, models, natural, ladder, nvdec, profile, memcheck or all)" >&2; exit 2 ;;
+    *) echo "device_round.sh: unknown mode '$mode' (build, tests, sanitize, bench, vmaf, models, natural, ladder, nvdec, nvdec-scaling, profile, memcheck or all)" >&2; exit 2 ;;
   esac
 done
 if [ ${#failed[@]} -gt 0 ]; then

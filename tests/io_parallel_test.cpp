@@ -141,6 +141,8 @@ std::vector<FileCase> file_cases() {
         {"yuv_single_frame", frames_of(odd_10bit, 0, 1), yuv(odd_10bit), 1, ""},
         {"yuv_truncated", frames_of(odd_422, 0, 9) + frame_bytes(odd_422, 9).substr(0, 7),
          yuv(odd_422), 9, "frame 9 is truncated (got 7 of 33 bytes)"},
+        {"yuv_truncated_in_chroma", frames_of(odd_422, 0, 3) + frame_bytes(odd_422, 3).substr(0, 20),
+         yuv(odd_422), 3, "frame 3 is truncated (got 20 of 33 bytes)"},
         {"yuv_large", frames_of(large, 0, 10), yuv(large), 10, ""},
         {"y4m_odd", y4m_file(odd_header, odd_12bit, 13), y4m(), 13, ""},
         {"y4m_header_only", odd_header + "\n", y4m(), 0, ""},
@@ -205,6 +207,36 @@ TEST_P(ParallelReading, SkippingGivesWhatTheSequentialReaderGives) {
         for (const unsigned threads : {1, 3, 8}) {
             SCOPED_TRACE(testing::Message() << "plan " << plan << ", " << threads << " threads");
             EXPECT_EQ(read_all(*read_ahead(c.open(path), 4, threads), plan), expected);
+        }
+    }
+}
+
+// The frames' luma planes alone, as a source told to read luma alone fills them.
+Reading luma_of(Reading reading, const VideoFormat& format) {
+    for (std::string& frame : reading.frames)
+        if (frame != "skipped") frame.resize(plane_bytes(Planes::luma, format));
+    return reading;
+}
+
+std::unique_ptr<FrameSource> reading_luma(std::unique_ptr<FrameSource> source) {
+    source->read_planes(Planes::luma);
+    return source;
+}
+
+// Luma alone: the same luma, the same end and the same errors, a truncated chroma plane included,
+// read in sequence or by position, with skips.
+TEST_P(ParallelReading, ReadingLumaAloneGivesTheSameLumaAndTheSameEnd) {
+    const FileCase& c = GetParam();
+    const std::string path = write();
+    const VideoFormat format = c.open(path)->format();
+    for (const std::string_view plan : {"", "snsnssn"}) {
+        const Reading expected = luma_of(read_all(*c.open(path), plan), format);
+        EXPECT_EQ(luma_of(read_all(*reading_luma(c.open(path)), plan), format), expected);
+        for (const unsigned threads : {1, 3, 8}) {
+            SCOPED_TRACE(testing::Message() << "plan " << plan << ", " << threads << " threads");
+            EXPECT_EQ(luma_of(read_all(*read_ahead(reading_luma(c.open(path)), 4, threads), plan),
+                              format),
+                      expected);
         }
     }
 }

@@ -5,6 +5,9 @@
 //   compute stream:  wait(uploaded) -> every feature's kernels -> one readback of the frame's
 //                    result area -> record `done`
 //
+// The features' kernels fork from the compute stream onto a stream per feature and join back
+// before the readback (FeatureStreams): a frame's twins run side by side.
+//
 // submit() only enqueues; collect(i) waits for frame i's `done` alone. So the upload of frame
 // i+1 overlaps the kernels of frame i and the host never waits inside a frame's work. Both
 // streams are in-order, so features may reuse their scratch from frame to frame.
@@ -26,6 +29,7 @@
 #include "cuda/cuda_backend.hpp"
 #include "cuda/cuda_feature.hpp"
 #include "cuda/device.hpp"
+#include "cuda/feature_streams.hpp"
 #include "cuda/memory.hpp"
 #include "cuda/frame_pool.hpp"
 #include "cuda/shared_device_reference.hpp"
@@ -47,6 +51,12 @@ bool transfer_debugging() {
     return value && std::string_view(value) == "1";
 }
 
+Planes planes_read(const std::vector<CudaFeature*>& features) {
+    Planes planes = Planes::luma;
+    for (const CudaFeature* feature : features) planes = planes_for_both(planes, feature->planes());
+    return planes;
+}
+
 std::vector<CudaFeature*> as_cuda_features(const std::vector<Feature*>& features) {
     std::vector<CudaFeature*> result;
     for (Feature* feature : features) {
@@ -65,10 +75,12 @@ public:
           features_(std::move(features)),
           layout_(BlockLayout::of(features_)),
           format_(format),
+          upload_bytes_(plane_bytes(planes_read(features_), format)),
           upload_reference_(upload_reference),
           shared_reference_(upload_reference ? std::move(shared_reference) : nullptr),
           device_results_(layout_.total * ring_size),
           host_results_(layout_.total * ring_size),
+          feature_streams_(features_.size()),
           pool_(PinnedPool::create(device_)) {
         slots_.reserve(ring_size);
         for (std::size_t s = 0; s < ring_size; ++s) {
@@ -87,6 +99,7 @@ public:
         cudaStreamSynchronize(
             upload_.get());  // not Stream::synchronize(): a destructor must not throw
         cudaStreamSynchronize(compute_.get());
+        feature_streams_.drain();
         if (transfer_debugging()) std::cerr << transfers_.summary(device_.ordinal()) << "\n";
     }
 
@@ -155,14 +168,15 @@ private:
     }
 
     // Where the kernels read `picture`: in place when it was decoded on the GPU (its decoding
-    // finished before it was handed out), else uploaded into the slot's `buffer`.
+    // finished before it was handed out), else uploaded into the slot's `buffer` (the planes the
+    // features read).
     const std::byte* place(const DeviceBuffer& buffer, const Picture& picture) {
         if (picture.on_device()) {
             ++transfers_.device_pictures;
             return picture.data();
         }
-        copy_async(buffer.data(), picture.data(), picture.size_bytes(), upload_.get());
-        transfers_.count_upload(picture.size_bytes());
+        copy_async(buffer.data(), picture.data(), upload_bytes_, upload_.get());
+        transfers_.count_upload(upload_bytes_);
         return buffer.data();
     }
 
@@ -184,9 +198,12 @@ private:
         compute_.wait(slot.uploaded.get());
         const DeviceFrame frame{format_, reference, distorted, pair.index};
         std::byte* device_area = device_results_.data() + offset;
+        feature_streams_.fork(compute_);
         for (std::size_t k = 0; k < features_.size(); ++k)
             if (run[k])
-                features_[k]->enqueue(frame, device_area + layout_.offsets[k], compute_.get());
+                features_[k]->enqueue(frame, device_area + layout_.offsets[k],
+                                      feature_streams_.stream(k, compute_));
+        feature_streams_.join(compute_);
         if (shared_reference_) shared_reference_->release(pair.index, consumer_, compute_);
         copy_async(host_results_.data() + offset, device_area, layout_.total, compute_.get());
         transfers_.count_readback(layout_.total);
@@ -198,6 +215,7 @@ private:
     std::vector<CudaFeature*> features_;
     BlockLayout layout_;
     VideoFormat format_;
+    std::size_t upload_bytes_;  // of each host picture: the leading planes the features read
     bool upload_reference_;
     std::shared_ptr<SharedDeviceReference> shared_reference_;  // a many-input run's, or null
     std::size_t consumer_ = 0;                                 // this executor's number in it
@@ -205,6 +223,7 @@ private:
     Stream compute_;
     DeviceBuffer device_results_;  // ring_size result areas, one per slot
     PinnedBuffer host_results_;
+    FeatureStreams feature_streams_;
     std::vector<Slot> slots_;
     std::shared_ptr<PinnedPool> pool_;
     mutable std::once_flag sink_made_;

@@ -34,7 +34,8 @@ public:
     // Enqueues one frame's work on `stream` and writes the result block (block_bytes() bytes) to
     // `device_block`, which holds the previous use's values: a feature that accumulates into it
     // clears it first, on the stream. Must not synchronise with the host. Frames are enqueued in
-    // order on one stream, so per-feature scratch may be reused from frame to frame.
+    // order on one stream, the same for every frame (the executor's stream for this feature,
+    // ordered after prepare()'s), so per-feature scratch may be reused from frame to frame.
     virtual void enqueue(const DeviceFrame& frame, std::byte* device_block,
                          cudaStream_t stream) = 0;
 };

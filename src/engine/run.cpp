@@ -7,6 +7,7 @@
 #include "core/score_table_filler.hpp"
 #include "engine/decoder_choice.hpp"
 #include "engine/driver.hpp"
+#include "engine/session_internals.hpp"
 #include "io/frame_source.hpp"
 #include "io/open_video.hpp"
 #include "io/scale.hpp"
@@ -36,6 +37,9 @@ ScoreTable run(const Job& job, RunObserver& observer) {
             observer.note(warning);
     }
     session.start(distorted->format());
+    const Planes planes = SessionInternals::planes_read(session);
+    distorted->read_planes(planes);  // --scale's wrapper reads every plane, to scale them all
+    if (reference) reference->read_planes(planes);
     if (const auto allocator = session.buffer_allocator()) {
         distorted->set_allocator(allocator);
         if (reference) reference->set_allocator(allocator);

@@ -54,6 +54,7 @@ struct Session::Impl {
     bool started = false;
     bool finished = false;
     bool needs_reference = false;
+    Planes planes = Planes::luma;  // of each picture, that the features read
     std::size_t pushed = 0;
     std::size_t committed = 0;
     std::size_t settled = 0;           // frames whose every score is final: [0, settled)
@@ -194,6 +195,7 @@ void Session::Impl::init_features() {
     for (BoundFeature& bound : features) {
         bound.feature->init(format);
         needs_reference = needs_reference || bound.feature->uses_reference();
+        planes = planes_for_both(planes, bound.feature->planes());
         history_depth = std::max(history_depth, std::size_t(bound.feature->history()));
     }
     if (history_depth > std::size_t(max_reference_history))
@@ -276,6 +278,11 @@ void SessionInternals::share_reference(Session& session, SharedReference shared)
     if (session.impl_->started)
         throw std::logic_error("share_reference() needs a session not yet started");
     session.impl_->shared_reference = std::move(shared);
+}
+
+Planes SessionInternals::planes_read(const Session& session) {
+    if (!session.impl_->started) throw std::logic_error("planes_read() needs a started session");
+    return session.impl_->planes;
 }
 
 std::shared_ptr<DeviceSurfaceSink> SessionInternals::surface_sink(const Session& session) {

@@ -3,6 +3,7 @@
 
 #include <memory>
 
+#include "core/planes.hpp"
 #include "engine/shared_reference.hpp"
 #include "io/device_surface.hpp"
 #include "vq/session.hpp"
@@ -20,6 +21,10 @@ struct SessionInternals {
     // After start(): where inputs decoded on the GPU put their pictures, when the session's
     // features all run on one executor that takes device pictures (CUDA); null otherwise.
     static std::shared_ptr<DeviceSurfaceSink> surface_sink(const Session& session);
+
+    // After start(): the planes of each picture that the session's features read; the others'
+    // bytes may be left unread (FrameSource::read_planes).
+    static Planes planes_read(const Session& session);
 };
 
 }  // namespace vq

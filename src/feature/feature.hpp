@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/planes.hpp"
 #include "vq/backend.hpp"
 #include "vq/picture.hpp"
 #include "vq/scores.hpp"
@@ -40,6 +41,11 @@ public:
 
     // False for no-reference features: the reference picture is then not needed at all.
     virtual bool uses_reference() const { return true; }
+
+    // The planes of its pictures compute()/enqueue() read (valid after init()). Luma alone lets
+    // a run whose features all say so leave the chroma planes unread: their bytes are then
+    // unspecified in the pictures the feature gets.
+    virtual Planes planes() const { return Planes::all; }
 
     // True if the feature must see every frame even when --subsample skips it (libvmaf's
     // "temporal" extractors: PSNR accumulates APSNR over all frames).
@@ -163,6 +169,12 @@ public:
             return scorer_.uses_reference();
         else
             return true;
+    }
+    Planes planes() const override {
+        if constexpr (requires { scorer_.planes(); })
+            return scorer_.planes();
+        else
+            return Planes::all;
     }
     bool every_frame() const override {
         if constexpr (requires { scorer_.every_frame(); })

@@ -47,7 +47,7 @@ std::optional<Picture> FileFrameSource::next_unchecked() {
 }
 
 void FileFrameSource::check_samples(const Picture& picture, std::size_t index) const {
-    check_sample_range(format_, picture.data(), path(), index);
+    check_sample_range(format_, picture.data(), path(), index, planes_);
 }
 
 std::optional<Picture> FileFrameSource::read_next() {
@@ -74,7 +74,8 @@ bool FileFrameSource::skip() {
 
 std::optional<FrameLayout> FileFrameSource::layout() const {
     if (failure_ || !file_.is_regular()) return std::nullopt;
-    return FrameLayout{file_.offset(), marker_, format_.frame_bytes(), ignored_bytes_};
+    return FrameLayout{file_.offset(), marker_, format_.frame_bytes(), ignored_bytes_,
+                       plane_bytes(planes_, format_)};
 }
 
 std::optional<Picture> FileFrameSource::read_frame_at(const FrameLayout& layout,
@@ -111,14 +112,25 @@ FrameBuffer FileFrameSource::allocate() const {
 bool FileFrameSource::ends_at_partial_frame(std::size_t) { return false; }
 
 bool FileFrameSource::read_samples(std::byte* dest) {
-    const std::size_t got = file_.read(dest, format_.frame_bytes());
+    const std::size_t wanted = plane_bytes(planes_, format_);
+    std::size_t got = file_.read(dest, wanted);
+    if (got == wanted) got += step_over(format_.frame_bytes() - wanted);
     if (got < format_.frame_bytes()) {
         if (ends_at_partial_frame(got)) return false;
         throw_truncated(got);
     }
-    const std::size_t ignored = file_.discard(ignored_bytes_);
+    const std::size_t ignored = step_over(ignored_bytes_);
     if (ignored < ignored_bytes_) throw_truncated(got + ignored);
     return true;
+}
+
+std::size_t FileFrameSource::step_over(std::size_t count) {
+    if (count == 0) return 0;  // a seek would drop the buffered bytes
+    if (const std::optional<std::size_t> left = file_.bytes_left(); left && *left >= count) {
+        file_.seek(file_.offset() + count);
+        return count;
+    }
+    return file_.discard(count);
 }
 
 bool FileFrameSource::discard_samples() {

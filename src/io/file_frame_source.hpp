@@ -22,6 +22,8 @@ public:
     std::optional<Picture> next() override;
     bool skip() override;  // steps over a regular frame of a regular file without reading it
     void set_allocator(BufferAllocator allocator) override;
+    // With Planes::luma, the chroma planes are stepped over: seeked past in a regular file.
+    void read_planes(Planes planes) override { planes_ = planes; }
 
     // Positional reading, for read_ahead's parallel readers. layout() assumes that the frames
     // from the next one on are regular; nullopt for a pipe or after a failure.
@@ -78,6 +80,9 @@ private:
     // Both false where a partial frame ends the input.
     bool read_samples(std::byte* dest);
     bool discard_samples();
+    // Steps over `count` bytes (seeking where the file is regular and holds them all); returns
+    // how many there were.
+    std::size_t step_over(std::size_t count);
     // Throws "'path': frame N is truncated (got A of B bytes)".
     [[noreturn]] void throw_truncated(std::size_t got) const;
 
@@ -85,6 +90,7 @@ private:
     VideoFormat format_;
     std::string_view marker_;
     std::size_t ignored_bytes_;
+    Planes planes_ = Planes::all;
     BufferAllocator allocator_;
     // Parallel readers allocate at once, and a session's allocator need not be thread-safe.
     mutable std::mutex allocator_mutex_;

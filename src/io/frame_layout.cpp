@@ -25,8 +25,10 @@ bool read_regular_frame(const InputFile& file, const FrameLayout& layout, std::s
                         std::byte* dest) {
     if (!has_marker(file, layout, n)) return false;
     const std::size_t samples_offset = layout.record_offset(n) + layout.marker.size();
-    if (file.read_at(samples_offset, dest, layout.frame_bytes) < layout.frame_bytes) return false;
-    return layout.ignored_bytes == 0 || is_complete(file, layout, n);
+    if (file.read_at(samples_offset, dest, layout.read_bytes) < layout.read_bytes) return false;
+    // Bytes of the record not read (the chroma planes, an alpha plane) must still be there.
+    const bool read_all = layout.read_bytes == layout.frame_bytes && layout.ignored_bytes == 0;
+    return read_all || is_complete(file, layout, n);
 }
 
 bool is_regular_frame(const InputFile& file, const FrameLayout& layout, std::size_t n) {

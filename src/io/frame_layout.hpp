@@ -21,13 +21,15 @@ struct FrameLayout {
     std::string_view marker;        // starts every record: "FRAME\n" in Y4M, nothing in raw YUV
     std::size_t frame_bytes = 0;    // the samples, right after the marker
     std::size_t ignored_bytes = 0;  // after the samples (a Y4M alpha plane)
+    std::size_t read_bytes = 0;     // the samples' leading bytes that are read (a prefix of
+                                    // frame_bytes: every plane, or luma alone)
 
     std::size_t record_bytes() const { return marker.size() + frame_bytes + ignored_bytes; }
     // The record of the n-th frame counted from the source's next one (n = 0).
     std::size_t record_offset(std::size_t n) const { return first_offset + n * record_bytes(); }
 };
 
-// Reads the samples of the n-th frame into `dest` (layout.frame_bytes bytes); false if the frame
+// Reads the samples of the n-th frame into `dest` (layout.read_bytes bytes); false if the frame
 // is irregular, and then `dest` may hold anything. Thread-safe, as InputFile::read_at.
 bool read_regular_frame(const InputFile& file, const FrameLayout& layout, std::size_t n,
                         std::byte* dest);

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "core/planes.hpp"
 #include "io/device_surface.hpp"
 #include "vq/picture.hpp"
 
@@ -34,6 +35,12 @@ public:
         while (skipped < count && skip()) ++skipped;
         return skipped;
     }
+
+    // Which planes of later frames must be read (SessionInternals::planes_read): with
+    // Planes::luma the bytes of the chroma planes may be left as the allocator gave them, and
+    // only the luma samples are checked against the bit depth. Call before the first next().
+    // Reading more than asked is allowed; by default a source reads every plane.
+    virtual void read_planes(Planes planes) { (void)planes; }
 
     // Where later frames' memory comes from (pinned staging memory for the CUDA backend). Call
     // before the first next(); the default is ordinary memory, reused once a frame is dropped.

@@ -19,11 +19,11 @@ std::uint16_t or_of(const std::uint16_t* samples, std::size_t count) {
 }  // namespace
 
 void check_sample_range(const VideoFormat& format, const std::byte* frame, const std::string& path,
-                        std::size_t index) {
+                        std::size_t index, Planes planes) {
     if (format.bit_depth <= 8 || format.bit_depth >= 16) return;
     const unsigned maximum = (1u << format.bit_depth) - 1;
     static constexpr const char* plane_names[] = {"Y", "U", "V"};
-    for (int p = 0; p < format.plane_count(); ++p) {
+    for (int p = 0; p < plane_count(planes, format); ++p) {
         const auto* samples =
             reinterpret_cast<const std::uint16_t*>(frame + format.plane_offset(p));
         const std::size_t width = std::size_t(format.plane_width(p));

@@ -6,14 +6,15 @@
 #include <cstddef>
 #include <string>
 
+#include "core/planes.hpp"
 #include "vq/picture.hpp"
 
 namespace vq {
 
 // Throws vq::Error (runtime) "'PATH': frame N: plane Y holds the sample 65535 at (x, y), above
 // the 10-bit maximum 1023" for the first such sample of a 9..15-bit frame laid out as `format`
-// describes (8- and 16-bit samples cannot exceed their depth).
+// describes (8- and 16-bit samples cannot exceed their depth), in the planes `planes` names.
 void check_sample_range(const VideoFormat& format, const std::byte* frame, const std::string& path,
-                        std::size_t index);
+                        std::size_t index, Planes planes = Planes::all);
 
 }  // namespace vq

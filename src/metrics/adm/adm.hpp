@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/planes.hpp"
 #include "feature/registry.hpp"
 #include "metrics/adm/adm_csf_factors.hpp"
 #include "metrics/adm/adm_geometry.hpp"
@@ -83,6 +84,7 @@ public:
     void finish(const Block& block, std::span<double> scores) const;
 
     const Config& config() const { return config_; }
+    Planes planes() const { return Planes::luma; }
 
 private:
     Config config_;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/planes.hpp"
 #include "feature/registry.hpp"
 
 namespace vq::motion {
@@ -53,6 +54,7 @@ public:
     void init(const VideoFormat& format);
     const Options& options() const { return options_; }
     int history() const { return options_.lag(); }
+    Planes planes() const { return Planes::luma; }
     ChunkContext chunk_context() const;
     bool every_frame() const { return true; }  // the series needs every frame, subsampled or not
     std::vector<std::string> outputs() const;

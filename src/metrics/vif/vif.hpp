@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/planes.hpp"
 #include "feature/registry.hpp"
 
 namespace vq::vif {
@@ -61,6 +62,7 @@ public:
     const Options& options() const { return options_; }
     std::vector<std::string> outputs() const;
     void finish(const Block& block, std::span<double> scores) const;
+    Planes planes() const { return Planes::luma; }
 
 private:
     Options options_;

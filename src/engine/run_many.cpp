@@ -2,11 +2,15 @@
 // input, with libvmaf's frame loop (driver.cpp's, per input).
 #include <algorithm>
 #include <memory>
+#include <string>
 #include <thread>
 #include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
+#include "core/score_table_filler.hpp"
+#include "engine/decoder_choice.hpp"
 #include "engine/driver.hpp"
 #include "engine/session_internals.hpp"
 #include "io/frame_source.hpp"
@@ -28,6 +32,7 @@ struct InputRun {
     std::size_t frames = 0;  // pairs pushed
     bool running = false;
     InputOutcome outcome;
+    std::vector<std::pair<std::string, std::string>> decoders;  // ScoreTable::decoders()
 
     void stop() {
         running = false;
@@ -46,6 +51,7 @@ struct InputRun {
                     "no frames to score in '{}'{}", source->path(),
                     range.skip_distorted || range.skip_reference ? " after skipping" : ""));
             outcome.scores = session->finish();
+            detail::ScoreTableFiller::set_decoders(*outcome.scores, std::move(decoders));
             stop();
         } catch (const Error& error) {
             fail(error);
@@ -82,6 +88,14 @@ std::vector<InputOutcome> run_many(const Job& job, const std::vector<DistortedIn
     // Their shared device reference takes host pictures: every input is decoded on the CPU.
     if (job.hwdec == HardwareDecoding::cuda)
         throw usage_error("--hwdec cuda: several distorted inputs are decoded on the CPU");
+    // Each input's decoder, for its receipt (the log stays quiet: none of them is the GPU's).
+    const auto choose_decoder = [&](const Session& session, FrameSource& source,
+                                    const std::string& role) {
+        DecoderChooser chooser(session, job.hwdec);
+        chooser.choose(source, role,
+                       "several distorted inputs share the reference's host pictures");
+        return chooser.decoders();
+    };
     const auto note = [&observer](std::string line) { observer.note(line); };
     SessionConfig config = job.session;
     config.threads = threads_per_input(job.session.threads, inputs.size());
@@ -114,6 +128,7 @@ std::vector<InputOutcome> run_many(const Job& job, const std::vector<DistortedIn
         try {
             OpenedInput opened = open_input(inputs[i].video, note);
             run.source = std::move(opened.source);
+            FrameSource& decoded = *run.source;  // under --scale's wrapper, which owns it
             if (const auto& scale = inputs[i].scale ? inputs[i].scale : job.scale)
                 run.source = scale_frames(std::move(run.source), *scale);
             if (reference) {
@@ -125,6 +140,7 @@ std::vector<InputOutcome> run_many(const Job& job, const std::vector<DistortedIn
             run.session->start(run.source->format());
             if (const auto allocator = run.session->buffer_allocator())
                 run.source->set_allocator(allocator);
+            run.decoders = choose_decoder(*run.session, decoded, "distorted");
             const ReadAheadPlan plan = run.session->read_ahead_plan();
             run.source = read_ahead_as_planned(std::move(run.source), plan);
             run.running = true;
@@ -143,6 +159,9 @@ std::vector<InputOutcome> run_many(const Job& job, const std::vector<DistortedIn
     }
     observer.started(first_running->session->receipts(), expected_frames);
     if (reference) {
+        const auto chosen = choose_decoder(*first_running->session, *reference, "reference");
+        for (InputRun& run : runs)
+            run.decoders.insert(run.decoders.end(), chosen.begin(), chosen.end());
         // The reference's pictures go to every session: read into the first one's memory, ahead
         // by as much as it asks (every session asks the same of the same backend).
         if (const auto allocator = first_running->session->buffer_allocator())

@@ -115,14 +115,16 @@ run_sanitize() {
              --feature speed_chroma --feature speed_temporal
              --backend cuda --frame_cnt 4 --json -o "$scratch/sanitize.json")
   local cases=${VQ_SANITIZE_CASES:-}
-  [ -n "$cases" ] || cases='CudaExecutor.Pipelines*:CudaExecutor.Pinned*:*CudaPsnrParity*/10bit_yuv420:*CudaCiedeParity.Random*/8bit_yuv422_reference422'
-  cases+=':*CudaCambiStages*/0_*:*CudaCambiStages*/2_*:*CudaCambiStages*/*9_bit*:*CudaCambiStages*/*full_ref_true_src*'
-  cases+=':CudaCambiHeatmaps.*:CudaCambiExamples.*'
-  cases+=':VifCudaExample.*:MotionCudaExample.*:*MotionCudaParity*/257x255*:*VifCudaParity*/333x47*'
-  cases+=':CudaSsimSmall.*:RunManyCuda.*'
-  cases+=':*CudaPsnrHvsParity*/10bit_yuv422'
-  cases+=':*SpeedCudaParity*/641x359_10bit_420_1:*SpeedCudaParity*/96x81_16bit_444_15:SpeedCudaParityTogether.*'
-  cases+=':*AdmCudaParity*/641x359*:*AdmCudaParity*/33x33*:*AdmCudaParity*/35x700*:-*1280x720*'
+  if [ -z "$cases" ]; then
+    cases='CudaExecutor.Pipelines*:CudaExecutor.Pinned*:*CudaPsnrParity*/10bit_yuv420:*CudaCiedeParity.Random*/8bit_yuv422_reference422'
+    cases+=':*CudaCambiStages*/0_*:*CudaCambiStages*/2_*:*CudaCambiStages*/*9_bit*:*CudaCambiStages*/*full_ref_true_src*'
+    cases+=':CudaCambiHeatmaps.*:CudaCambiExamples.*'
+    cases+=':VifCudaExample.*:MotionCudaExample.*:*MotionCudaParity*/257x255*:*VifCudaParity*/333x47*'
+    cases+=':CudaSsimSmall.*:RunManyCuda.*'
+    cases+=':*CudaPsnrHvsParity*/10bit_yuv422'
+    cases+=':*SpeedCudaParity*/641x359_10bit_420_1:*SpeedCudaParity*/96x81_16bit_444_15:SpeedCudaParityTogether.*'
+    cases+=':*AdmCudaParity*/641x359*:*AdmCudaParity*/33x33*:*AdmCudaParity*/35x700*:-*1280x720*'
+  fi
   export VQ_TEST_BINARY_DIR=$scratch/sanitize
   mkdir -p "$VQ_TEST_BINARY_DIR"
   local tools; read -r -a tools <<< "${VQ_SANITIZE_TOOLS:-memcheck racecheck synccheck}"

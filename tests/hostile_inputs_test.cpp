@@ -216,7 +216,8 @@ TEST(HostileInputs, SamplesAboveTheBitDepthAreAnErrorInEveryPlaneARunReads) {
                                     what.ends_with("vif") || what.ends_with("adm");
             for (const auto& [bad, reference, options] :
                  {std::tuple{y4m, good, std::string()}, std::tuple{yuv, good_yuv, raw}}) {
-                const std::string run = fmt::format("-r {} -q {}{} --csv", q(reference), what, options);
+                const std::string run =
+                    fmt::format("-r {} -q {}{} --csv", q(reference), what, options);
                 const test::CommandResult result =
                     test::run_vq(fmt::format("{} -d {} -o {}", run, q(bad), q(dir / "bad.csv")));
                 if (plane == 1 && luma_alone) {
@@ -227,9 +228,9 @@ TEST(HostileInputs, SamplesAboveTheBitDepthAreAnErrorInEveryPlaneARunReads) {
                               0);
                     EXPECT_EQ(test::read_file(dir / "bad.csv"), test::read_file(dir / "good.csv"));
                 } else {
-                    test::expect_one_line_error(result, 1,
-                                                {bad.filename().string(), "frame 1",
-                                                 "plane " + name, "65535", "10-bit"});
+                    test::expect_one_line_error(
+                        result, 1,
+                        {bad.filename().string(), "frame 1", "plane " + name, "65535", "10-bit"});
                 }
             }
         }

@@ -76,14 +76,16 @@ TEST(HwdecCli, CpuBackendNamesTheCpuDecoderInTheReceipt) {
 TEST(HwdecCli, SeveralInputsNameTheirDecodersInEachReceipt) {
     VQ_REQUIRE_HWDEC_CLIPS(clips);
     const fs::path dir = test::scratch_dir("receipt_many");
-    const auto run = test::run_vq("-r " + quoted(clips / "h264_8bit.mp4") + " -d " +
-                                  quoted(clips / "hevc_8bit.mkv") + " -d " +
-                                  quoted(clips / "vp9_8bit.webm") +
-                                  " --feature psnr --backend cpu --json -o " + quoted(dir) + "/");
+    const auto run =
+        test::run_vq("-r " + quoted(clips / "h264_8bit.mp4") + " -d " +
+                     quoted(clips / "hevc_8bit.mkv") + " -d " + quoted(clips / "vp9_8bit.webm") +
+                     " --feature psnr --backend cpu --json -o " + quoted(dir) + "/");
     ASSERT_EQ(run.exit_code, 0) << run.output;
     EXPECT_EQ(decode_lines(run.output), "") << run.output;
-    for (const auto& [stem, codec] : {std::pair{"hevc_8bit", "hevc"}, std::pair{"vp9_8bit", "vp9"}}) {
-        const auto json = nlohmann::json::parse(test::read_file(dir / (std::string(stem) + ".json")));
+    for (const auto& [stem, codec] :
+         {std::pair{"hevc_8bit", "hevc"}, std::pair{"vp9_8bit", "vp9"}}) {
+        const auto json =
+            nlohmann::json::parse(test::read_file(dir / (std::string(stem) + ".json")));
         EXPECT_EQ(json["input_decoders"],
                   nlohmann::json({{"distorted", std::string(codec) + " (CPU, the backend is cpu)"},
                                   {"reference", "h264 (CPU, the backend is cpu)"}}))

@@ -71,15 +71,19 @@ TEST(HwdecCli, CpuBackendNamesTheCpuDecoderInTheReceipt) {
     }
 }
 
+// An H.264 reference against HEVC and VP9 encodes: the inputs of a run of several.
+std::string several_inputs(const fs::path& clips) {
+    return "-r " + quoted(clips / "h264_8bit.mp4") + " -d " + quoted(clips / "hevc_8bit.mkv") +
+           " -d " + quoted(clips / "vp9_8bit.webm");
+}
+
 // A run of several distorted inputs decodes them all on the CPU; each input's output names its
 // decoder and the reference's, as a run of its own does.
 TEST(HwdecCli, SeveralInputsNameTheirDecodersInEachReceipt) {
     VQ_REQUIRE_HWDEC_CLIPS(clips);
     const fs::path dir = test::scratch_dir("receipt_many");
-    const auto run =
-        test::run_vq("-r " + quoted(clips / "h264_8bit.mp4") + " -d " +
-                     quoted(clips / "hevc_8bit.mkv") + " -d " + quoted(clips / "vp9_8bit.webm") +
-                     " --feature psnr --backend cpu --json -o " + quoted(dir) + "/");
+    const auto run = test::run_vq(several_inputs(clips) +
+                                  " --feature psnr --backend cpu --json -o " + quoted(dir) + "/");
     ASSERT_EQ(run.exit_code, 0) << run.output;
     EXPECT_EQ(decode_lines(run.output), "") << run.output;
     for (const auto& [stem, codec] :
@@ -115,9 +119,8 @@ TEST(HwdecCli, SeveralDistortedInputsRefuseHwdecCuda) {
     VQ_REQUIRE_HWDEC_CLIPS(clips);
     const fs::path dir = test::scratch_dir("many");
     const auto result =
-        test::run_vq("-r " + quoted(clips / "h264_8bit.mp4") + " -d " +
-                     quoted(clips / "hevc_8bit.mkv") + " -d " + quoted(clips / "vp9_8bit.webm") +
-                     " --feature psnr --backend auto --hwdec cuda -q -o " + quoted(dir / "out/"));
+        test::run_vq(several_inputs(clips) + " --feature psnr --backend auto --hwdec cuda -q -o " +
+                     quoted(dir / "out/"));
     test::expect_one_line_error(result, 2, {"--hwdec cuda", "several distorted inputs"});
 }
 

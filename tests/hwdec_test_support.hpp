@@ -42,13 +42,15 @@ inline bool nvdec_lacks_capability(const std::string& message) {
 
 }  // namespace vq::test
 
-// Skips the test unless vq reads through FFmpeg and the clips are there.
+// Skips the test unless vq reads through FFmpeg and the clips are there. Without FFmpeg `var` is
+// still declared (after the skip's return), so that the test's body compiles.
 #if VQ_WITH_FFMPEG
 #define VQ_REQUIRE_HWDEC_CLIPS(var)                                                     \
     const auto var##_opt = ::vq::test::hwdec_clips();                                   \
     if (!var##_opt) GTEST_SKIP() << "no ffmpeg binary and no $VQ_HWDEC_CLIPS: skipped"; \
     const std::filesystem::path var = *var##_opt
 #else
-#define VQ_REQUIRE_HWDEC_CLIPS(var) \
-    GTEST_SKIP() << "vq is built without FFmpeg (VQ_FFMPEG=OFF or not found)"
+#define VQ_REQUIRE_HWDEC_CLIPS(var)                                                 \
+    GTEST_SKIP() << "vq is built without FFmpeg (VQ_FFMPEG=OFF or not found)"; \
+    const std::filesystem::path var
 #endif

@@ -4,7 +4,7 @@
 # libraries that machine lacks, ../shared's fixtures and goldens). Logs go to $OUT.
 #
 #   device tool: run  command "bash scripts/device_round.sh all"  carry [".device"]
-#   scripts/device_round.sh [build] [tests] [sanitize] [bench] [vmaf] [models] [natural] [ladder] [nvdec] [nvdec-scaling] [profile] [memcheck] | all
+#   scripts/device_round.sh [build] [tests] [sanitize] [bench] [vmaf] [vmaf-long] [models] [natural] [ladder] [nvdec] [nvdec-scaling] [profile] [memcheck] | all
 #                                                                            (default: all)
 #
 #   build     builds build-cuda THERE on every core from what prepare_device.sh --build-there
@@ -21,6 +21,7 @@
 #   vmaf      the default VMAF run end to end on CUDA and on the CPU (every core; the reference
 #             CLI beside it at equal threads when carried), the read floor and VMAF + CAMBI +
 #             CIEDE + PSNR on CUDA, at 1080p and 4K
+#   vmaf-long the default VMAF run on CUDA and the read floor, 1000 frames against 100
 #   models    the v1 model (1d5h_2160 at 4K, 3d0h at 1080p) and --aom_ctc v7.0 end to end on CUDA
 #             and on the CPU at every core, and the CUDA receipt of both together
 #   memcheck  compute-sanitizer memcheck (leak check) on the CLI run alone: the short check
@@ -28,12 +29,12 @@
 #             prepare_device.sh --natural packed in .device/bench): default VMAF and the v1
 #             models, 1080p and 4K, 1, 2 and every thread
 #   ladder    one reference against six distorted inputs on CUDA: one run with six -d against six
-#             separate runs (whole process, median of 3) and their outputs compared, 1080p and 4K
+#             separate runs (whole process, median of 5) and their outputs compared, 1080p and 4K
 #             synthetic raw YUV, and six real 4K encodes when prepare_device.sh --clips packed them
 #   nvdec     GPU decoding (the clips prepare_device.sh --clips packed): the driver's NVDEC
 #             library, every codec's CUDA run with --hwdec cuda against --hwdec none (outputs
 #             equal), the CPU fallback for H.264 4:4:4, the 4K HEVC 10-bit pair's default VMAF
-#             run end to end (frames/s, median of 3) with NVDEC and with the CPU decoder, and
+#             run end to end (frames/s, median of 5) with NVDEC and with the CPU decoder, and
 #             chunks of runs (--frame_skip_ref/--frame_skip_dist) with either decoder
 #   nvdec-scaling  the 4K HEVC 10-bit pair decoded by 1, 2, 4 and 7 processes at once: what
 #             bounds NVDEC's frames/s (one session, or the engines), with nvidia-smi dmon's view
@@ -166,35 +167,40 @@ sys.exit(0 if a == b else 1)
 PY
 }
 
-median3() {  # median wall time of three runs of a command, in seconds
+# Runs per timing. Five, not three: a whole process jitters by ±15 ms there, as much as 180 frames
+# at 1080p take, and the per-frame figures are differences of two such medians.
+timing_runs=${VQ_TIMING_RUNS:-5}
+
+median_wall() {  # median wall time of timing_runs runs of a command, in seconds
   local t=()
-  for _ in 1 2 3; do
+  for _ in $(seq "$timing_runs"); do
     local a b; a=$(date +%s.%N); "$@" > /dev/null 2>&1 || { echo "failed: $*" >&2; return 1; }; b=$(date +%s.%N)
     t+=("$(awk -v a="$a" -v b="$b" 'BEGIN {print b - a}')")
   done
-  printf '%s\n' "${t[@]}" | sort -g | sed -n 2p
+  printf '%s\n' "${t[@]}" | sort -g | sed -n "$(( (timing_runs + 1) / 2 ))p"
 }
 
-# textured_clips DIR SIZE: DIR/ref_SIZE.yuv and DIR/dist_SIZE.yuv, 20 distinct textured frames
-# (vq-synth "mixed") repeated to 200.
+# textured_clips DIR SIZE [FRAMES]: DIR/ref_SIZE.yuv and DIR/dist_SIZE.yuv, 20 distinct textured
+# frames (vq-synth "mixed") repeated to FRAMES (200).
 textured_clips() {
-  local dir=$1 size=$2 ref=$1/ref_$2.yuv dist=$1/dist_$2.yuv
+  local dir=$1 size=$2 frames=${3:-200} ref=$1/ref_$2.yuv dist=$1/dist_$2.yuv
   "$bin/vq-synth" --scene mixed --size "$size" --frames 20 --ref "$ref.20" --dist "$dist.20" > /dev/null
   : > "$ref"; : > "$dist"
-  for _ in $(seq 10); do cat "$ref.20" >> "$ref"; cat "$dist.20" >> "$dist"; done
+  for _ in $(seq $((frames / 20))); do cat "$ref.20" >> "$ref"; cat "$dist.20" >> "$dist"; done
   rm -f "$ref.20" "$dist.20"
+  sync  # the clips' pages written back now, not by the kernel during the timed runs
 }
 
 # frame_rows LOG SIZE BIG SMALL "NAME|COMMAND" ...: a table row per command, its per-frame cost
-# (t(BIG frames) - t(SMALL frames)) / (BIG - SMALL), median of 3, on textured_clips' pair.
+# (t(BIG frames) - t(SMALL frames)) / (BIG - SMALL), median of 5, on textured_clips' pair.
 frame_rows() {
   local log=$1 size=$2 big_n=$3 small_n=$4; shift 4
   local w=${size%x*} h=${size#*x}
   local io=(-r "$clips/ref_$size.yuv" -d "$clips/dist_$size.yuv" -w "$w" -h "$h" -p 420 -b 8 -q)
   for label in "$@"; do
     local name=${label%%|*}; read -r -a command <<< "${label#*|}"
-    local big small; big=$(median3 "${command[@]}" "${io[@]}" --frame_cnt "$big_n") || continue
-    small=$(median3 "${command[@]}" "${io[@]}" --frame_cnt "$small_n") || continue
+    local big small; big=$(median_wall "${command[@]}" "${io[@]}" --frame_cnt "$big_n") || continue
+    small=$(median_wall "${command[@]}" "${io[@]}" --frame_cnt "$small_n") || continue
     awk -v s="$size" -v n="$name" -v b="$big" -v k="$small" -v d=$((big_n - small_n)) \
       'BEGIN {m = (b - k) * 1000 / d; printf "| %s | %s | %.3f | %.0f |\n", s, n, m, 1000 / m}' | tee -a "$out/$log"
   done
@@ -216,15 +222,37 @@ run_vmaf_bench() {
       runs+=("vmaf reference cpu, $cores threads|$bin/vmaf-ref -m version=vmaf_v0.6.1 --threads $cores --json -o $clips/reference.json")
     runs+=("vmaf+cambi+ciede+psnr cuda|$bin/vq --backend cuda --feature cambi --feature ciede --feature psnr -m version=vmaf_v0.6.1")
     frame_rows vmaf.md "$size" 200 20 "${runs[@]}"
-    local big small; big=$(median3 "$bin/vq-read-floor" "$ref" "$dist" "$w" "$h")
-    head -c $((w * h * 3 / 2 * 20)) "$ref" > "$ref.s"; head -c $((w * h * 3 / 2 * 20)) "$dist" > "$dist.s"
-    small=$(median3 "$bin/vq-read-floor" "$ref.s" "$dist.s" "$w" "$h")
-    awk -v s="$size" -v b="$big" -v k="$small" \
-      'BEGIN {m = (b - k) * 1000 / 180; printf "| %s | read floor, both inputs | %.3f | %.0f |\n", s, m, 1000 / m}' | tee -a "$out/vmaf.md"
+    floor_row vmaf.md "$size" 200 20
     VQ_DEBUG_TRANSFERS=1 "$bin/vq" -r "$ref" -d "$dist" -w "$w" -h "$h" -p 420 -b 8 -q --backend cuda --frame_cnt 50 \
       --json -o "$clips/receipt.json" 2>&1 | tee -a "$out/vmaf.md"
     grep -A6 feature_backends "$clips/receipt.json" | tee -a "$out/vmaf.md"
     rm -f "$ref" "$dist" "$ref".* "$dist".*
+  done
+}
+
+# floor_row LOG SIZE BIG SMALL: the read floor's row, as frame_rows measures (vq-read-floor over
+# the whole pair of textured_clips and over its first SMALL frames).
+floor_row() {
+  local log=$1 size=$2 big_n=$3 small_n=$4 w=${2%x*} h=${2#*x}
+  local ref=$clips/ref_$size.yuv dist=$clips/dist_$size.yuv big small
+  big=$(median_wall "$bin/vq-read-floor" "$ref" "$dist" "$w" "$h")
+  head -c $((w * h * 3 / 2 * small_n)) "$ref" > "$ref.s"; head -c $((w * h * 3 / 2 * small_n)) "$dist" > "$dist.s"; sync
+  small=$(median_wall "$bin/vq-read-floor" "$ref.s" "$dist.s" "$w" "$h")
+  awk -v s="$size" -v b="$big" -v k="$small" -v d=$((big_n - small_n)) \
+    'BEGIN {m = (b - k) * 1000 / d; printf "| %s | read floor, both inputs | %.3f | %.0f |\n", s, m, 1000 / m}' | tee -a "$out/$log"
+}
+
+# The default VMAF run on CUDA against the read floor over 1000 frames against 100: at 1080p the
+# 180 frames of the vmaf mode take about as long as a whole process's jitter.
+run_vmaf_long_bench() {
+  local clips=$scratch/vmaf-clips; mkdir -p "$clips"
+  echo "| size | run (1000 frames against 100) | ms/frame | frames/s |" | tee -a "$out/vmaf-long.md"
+  echo "|---|---|---|---|" | tee -a "$out/vmaf-long.md"
+  for size in 1920x1080 3840x2160; do
+    textured_clips "$clips" "$size" 1000
+    frame_rows vmaf-long.md "$size" 1000 100 "vmaf cuda|$bin/vq --backend cuda"
+    floor_row vmaf-long.md "$size" 1000 100
+    rm -f "$clips"/*
   done
 }
 
@@ -252,7 +280,7 @@ run_models_bench() {
 
 # ladder_row LABEL DIR REFERENCE DISTORTED... -- OPTION...: one reference against several
 # distorted inputs on CUDA: one run with every -d against a separate run each, whole process,
-# median of 3; every output of the one run must equal its separate run's (fps aside). Outputs go
+# median of 5; every output of the one run must equal its separate run's (fps aside). Outputs go
 # to DIR/sep and DIR/one, named after the inputs.
 ladder_row() {
   local label=$1 dir=$2 reference=$3; shift 3
@@ -367,10 +395,10 @@ run_nvdec() {
   # The 4K HEVC 10-bit pair, 200 frames, default VMAF on CUDA: frames/s end to end.
   local bench=("$bin/vq" -r "$clips/bench/ref_3840x2160_hevc10.mp4" -d "$clips/bench/dist_3840x2160_hevc10.mp4"
                --backend cuda -q --json)
-  echo "| 4K HEVC 10-bit, 200 frames, default VMAF, --backend cuda | wall s (median of 3) | frames/s |" | tee -a "$out/nvdec.md"
+  echo "| 4K HEVC 10-bit, 200 frames, default VMAF, --backend cuda | wall s (median of 5) | frames/s |" | tee -a "$out/nvdec.md"
   echo "|---|---|---|" | tee -a "$out/nvdec.md"
   for hwdec in cuda none; do
-    local t; t=$(median3 "${bench[@]}" --hwdec $hwdec -o "$work/bench_$hwdec.json") || { failed+=("nvdec-bench-$hwdec"); continue; }
+    local t; t=$(median_wall "${bench[@]}" --hwdec $hwdec -o "$work/bench_$hwdec.json") || { failed+=("nvdec-bench-$hwdec"); continue; }
     awk -v h="$hwdec" -v t="$t" 'BEGIN {printf "| --hwdec %s | %.2f | %.0f |\n", h, t, 200 / t}' | tee -a "$out/nvdec.md"
   done
   equal_json "$work/bench_cuda.json" "$work/bench_none.json" && echo "4K outputs equal: yes" | tee -a "$out/nvdec.md" ||
@@ -480,13 +508,14 @@ for mode in "${modes[@]}"; do
     memcheck) run_sanitize cli ;;
     bench) run_bench ;;
     vmaf) run_vmaf_bench ;;
+    vmaf-long) run_vmaf_long_bench ;;
     models) run_models_bench ;;
     ladder) run_ladder_bench ;;
     nvdec) run_nvdec ;;
     nvdec-scaling) run_nvdec_scaling ;;
     natural) run_natural_bench ;;
     profile) run_profile ;;
-    *) echo "device_round.sh: unknown mode '$mode' (build, tests, sanitize, bench, vmaf, models, natural, ladder, nvdec, nvdec-scaling, profile, memcheck or all)" >&2; exit 2 ;;
+    *) echo "device_round.sh: unknown mode '$mode' (build, tests, sanitize, bench, vmaf, vmaf-long, models, natural, ladder, nvdec, nvdec-scaling, profile, memcheck or all)" >&2; exit 2 ;;
   esac
 done
 if [ ${#failed[@]} -gt 0 ]; then

@@ -1,6 +1,8 @@
 // The CUDA executor on its own, with small test features: frames pipelined through the ring of
 // slots, the reference left on the host when no feature reads it, one upload per picture and one
-// readback per frame, the pinned buffer pool, and GPU errors that end the run with a vq::Error.
+// readback per frame, the pinned buffer pool and the pinned memory under it, and GPU errors that
+// end the run with a vq::Error.
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -11,6 +13,7 @@
 #include "cuda/check.hpp"
 #include "cuda/cuda_feature.hpp"
 #include "cuda/memory.hpp"
+#include "cuda/stream.hpp"
 #include "cuda_test_support.hpp"
 #include "feature/executor.hpp"
 #include "vq/error.hpp"
@@ -130,6 +133,26 @@ TEST(CudaExecutor, PinnedBuffersAreRecycledAndMayOutliveTheExecutor) {
     executor.reset();
     std::fill_n(kept.get(), format.frame_bytes(), std::byte(7));  // still valid memory
     kept.reset();  // the pool goes with the last buffer
+}
+
+// Pinned memory comes two ways: small buffers from cudaHostAlloc, buffers of 2 MiB and more
+// mapped at a huge-page boundary and registered. Both are pinned, whole, and copy both ways on a
+// stream; the sizes straddle the boundary and end off any page.
+TEST(CudaMemory, PinnedBuffersOfEverySizeAreWholeAndCopyBothWays) {
+    VQ_REQUIRE_CUDA();
+    cuda::Stream stream;
+    for (const std::size_t bytes : {std::size_t(176), std::size_t(2 << 20) - 1,
+                                    std::size_t(2 << 20), std::size_t(3840 * 2160 * 3 / 2 + 3)}) {
+        cuda::PinnedBuffer source(bytes), back(bytes);
+        cuda::DeviceBuffer device(bytes);
+        EXPECT_TRUE(cuda::is_pinned(source.data())) << bytes;
+        EXPECT_TRUE(cuda::is_pinned(source.data() + bytes - 1)) << bytes;
+        for (std::size_t i = 0; i < bytes; ++i) source.data()[i] = std::byte(i * 131 % 251);
+        cuda::copy_async(device.data(), source.data(), bytes, stream.get());
+        cuda::copy_async(back.data(), device.data(), bytes, stream.get());
+        stream.synchronize();
+        EXPECT_TRUE(std::equal(source.data(), source.data() + bytes, back.data())) << bytes;
+    }
 }
 
 TEST(CudaExecutor, KernelFaultEndsTheRunWithAnError) {

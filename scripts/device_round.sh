@@ -500,6 +500,12 @@ run_build() {
   mkdir -p .device/lib && cp -P "$lib"/*.so* .device/lib/
 }
 
+# The carry replaces .device on every call, so the binaries are there only once `build` has run
+# in the same call.
+if [ "${modes[0]}" != build ] && [ ! -x "$bin/vq" ]; then
+  echo "device_round.sh: no binaries in .device/bin: put build first (the carry replaced .device)" >&2
+  exit 2
+fi
 for mode in "${modes[@]}"; do
   case "$mode" in
     build) run_build ;;

@@ -41,8 +41,9 @@ void* map_huge_page_aligned(std::size_t bytes) {
     auto* start = static_cast<std::byte*>(mapping);
     auto* aligned = reinterpret_cast<std::byte*>(
         (reinterpret_cast<std::uintptr_t>(start) + huge_page - 1) / huge_page * huge_page);
-    if (aligned > start) munmap(start, std::size_t(aligned - start));
-    munmap(aligned + length, std::size_t(start + length + huge_page - (aligned + length)));
+    const auto head = std::size_t(aligned - start);  // below huge_page
+    if (head > 0) munmap(start, head);
+    munmap(aligned + length, huge_page - head);
     madvise(aligned, length, MADV_HUGEPAGE);  // advice: without THP it stays in small pages
     return aligned;
 }

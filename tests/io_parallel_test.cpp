@@ -92,14 +92,16 @@ Opener yuv(const VideoFormat& format) {
 
 struct FileCase {
     std::string name;
-    std::string bytes;
+    // Built when a test writes the file, not when the cases are registered: every test process
+    // registers them, and building the large ones there was most of each process's start.
+    std::function<std::string()> bytes;
     Opener open;
     std::size_t frames;        // read before the end or the error
     std::string error_suffix;  // after "'path': ", empty for a clean end
 };
 
 void PrintTo(const FileCase& c, std::ostream* out) {
-    *out << c.name << ": " << c.bytes.size() << " bytes, " << c.frames << " frames, then "
+    *out << c.name << ": " << c.frames << " frames, then "
          << (c.error_suffix.empty() ? "the end" : c.error_suffix);
 }
 
@@ -123,50 +125,65 @@ std::vector<FileCase> file_cases() {
     const VideoFormat odd_12bit{7, 5, 12, ChromaFormat::yuv420};  // 35*2 + 2 * 12*2 = 118 bytes
     const VideoFormat alpha{5, 3, 8, ChromaFormat::yuv444};       // 45 bytes, then 15 of alpha
     const VideoFormat large{640, 360, 8, ChromaFormat::yuv420};   // 345600 bytes
-    const std::string alpha_plane(15, '\xaa');
-    const auto alpha_frames = [&](int count) {
+    const auto alpha_frames = [alpha](int count) {
+        const std::string alpha_plane(15, '\xaa');
         std::string bytes = "YUV4MPEG2 W5 H3 F1:1 C444alpha\n";
         for (int f = 0; f < count; ++f) bytes += "FRAME\n" + frame_bytes(alpha, f) + alpha_plane;
         return bytes;
     };
     const std::string odd_header = "YUV4MPEG2 W7 H5 F25:1 C420p12";
-    std::string mixed = odd_header + "\n";
-    for (int f = 0; f < 14; ++f) {
-        const char* marker = f == 5 ? "FRAME Ip\n" : f == 9 ? "FRAME XID=9 Ip\n" : "FRAME\n";
-        mixed += marker + frame_bytes(odd_12bit, f);
-    }
+    const auto mixed = [odd_header, odd_12bit] {
+        std::string bytes = odd_header + "\n";
+        for (int f = 0; f < 14; ++f) {
+            const char* marker = f == 5 ? "FRAME Ip\n" : f == 9 ? "FRAME XID=9 Ip\n" : "FRAME\n";
+            bytes += marker + frame_bytes(odd_12bit, f);
+        }
+        return bytes;
+    };
     return {
-        {"yuv_one_byte_frames", frames_of(one_byte, 0, 40), yuv(one_byte), 40, ""},
-        {"yuv_odd", frames_of(odd_10bit, 0, 17), yuv(odd_10bit), 17, ""},
-        {"yuv_single_frame", frames_of(odd_10bit, 0, 1), yuv(odd_10bit), 1, ""},
-        {"yuv_truncated", frames_of(odd_422, 0, 9) + frame_bytes(odd_422, 9).substr(0, 7),
+        {"yuv_one_byte_frames", [=] { return frames_of(one_byte, 0, 40); }, yuv(one_byte), 40, ""},
+        {"yuv_odd", [=] { return frames_of(odd_10bit, 0, 17); }, yuv(odd_10bit), 17, ""},
+        {"yuv_single_frame", [=] { return frames_of(odd_10bit, 0, 1); }, yuv(odd_10bit), 1, ""},
+        {"yuv_truncated",
+         [=] { return frames_of(odd_422, 0, 9) + frame_bytes(odd_422, 9).substr(0, 7); },
          yuv(odd_422), 9, "frame 9 is truncated (got 7 of 33 bytes)"},
         {"yuv_truncated_in_chroma",
-         frames_of(odd_422, 0, 3) + frame_bytes(odd_422, 3).substr(0, 20), yuv(odd_422), 3,
-         "frame 3 is truncated (got 20 of 33 bytes)"},
-        {"yuv_large", frames_of(large, 0, 10), yuv(large), 10, ""},
-        {"y4m_odd", y4m_file(odd_header, odd_12bit, 13), y4m(), 13, ""},
-        {"y4m_header_only", odd_header + "\n", y4m(), 0, ""},
-        {"y4m_large", y4m_file("YUV4MPEG2 W640 H360 F1:1", large, 9), y4m(), 9, ""},
-        {"y4m_alpha", alpha_frames(7), y4m(), 7, ""},
-        {"y4m_alpha_truncated", alpha_frames(6) + "FRAME\n" + frame_bytes(alpha, 6) + "aa", y4m(),
-         6, "frame 6 is truncated (got 47 of 60 bytes)"},
+         [=] { return frames_of(odd_422, 0, 3) + frame_bytes(odd_422, 3).substr(0, 20); },
+         yuv(odd_422), 3, "frame 3 is truncated (got 20 of 33 bytes)"},
+        {"yuv_large", [=] { return frames_of(large, 0, 10); }, yuv(large), 10, ""},
+        {"y4m_odd", [=] { return y4m_file(odd_header, odd_12bit, 13); }, y4m(), 13, ""},
+        {"y4m_header_only", [=] { return odd_header + "\n"; }, y4m(), 0, ""},
+        {"y4m_large", [=] { return y4m_file("YUV4MPEG2 W640 H360 F1:1", large, 9); }, y4m(), 9, ""},
+        {"y4m_alpha", [=] { return alpha_frames(7); }, y4m(), 7, ""},
+        {"y4m_alpha_truncated",
+         [=] { return alpha_frames(6) + "FRAME\n" + frame_bytes(alpha, 6) + "aa"; }, y4m(), 6,
+         "frame 6 is truncated (got 47 of 60 bytes)"},
         {"y4m_truncated",
-         y4m_file(odd_header, odd_12bit, 11) + "FRAME\n" + frame_bytes(odd_12bit, 11).substr(0, 50),
+         [=] {
+             return y4m_file(odd_header, odd_12bit, 11) + "FRAME\n" +
+                    frame_bytes(odd_12bit, 11).substr(0, 50);
+         },
          y4m(), 11, "frame 11 is truncated (got 50 of 118 bytes)"},
-        {"y4m_ends_in_marker", y4m_file(odd_header, odd_12bit, 6) + "FRA", y4m(), 6,
+        {"y4m_ends_in_marker", [=] { return y4m_file(odd_header, odd_12bit, 6) + "FRA"; }, y4m(), 6,
          "frame 6 is truncated (the file ends inside its FRAME line)"},
         {"y4m_broken_marker",
-         y4m_file(odd_header, odd_12bit, 5) + "FRAMX\n" + y4m_frames(odd_12bit, 5, 10), y4m(), 5,
-         "frame 5: lost framing (expected FRAME)"},
+         [=] {
+             return y4m_file(odd_header, odd_12bit, 5) + "FRAMX\n" + y4m_frames(odd_12bit, 5, 10);
+         },
+         y4m(), 5, "frame 5: lost framing (expected FRAME)"},
         // A frame one byte too long: the frames after it are bare, but one byte off.
         {"y4m_frame_too_long",
-         y4m_file(odd_header, odd_12bit, 4) + "FRAME\n" + frame_bytes(odd_12bit, 4) + "x" +
-             y4m_frames(odd_12bit, 5, 10),
+         [=] {
+             return y4m_file(odd_header, odd_12bit, 4) + "FRAME\n" + frame_bytes(odd_12bit, 4) +
+                    "x" + y4m_frames(odd_12bit, 5, 10);
+         },
          y4m(), 5, "frame 5: lost framing (expected FRAME)"},
         {"y4m_mixed_parameters", mixed, y4m(), 14, ""},
         {"y4m_parameters_first",
-         odd_header + "\nFRAME XFIRST\n" + frame_bytes(odd_12bit, 0) + y4m_frames(odd_12bit, 1, 8),
+         [=] {
+             return odd_header + "\nFRAME XFIRST\n" + frame_bytes(odd_12bit, 0) +
+                    y4m_frames(odd_12bit, 1, 8);
+         },
          y4m(), 8, ""},
     };
 }
@@ -175,7 +192,7 @@ class ParallelReading : public testing::TestWithParam<FileCase> {
 protected:
     std::string write() const {
         const FileCase& c = GetParam();
-        return write_file(test::scratch_dir("parallel_" + c.name) / "in", c.bytes).string();
+        return write_file(test::scratch_dir("parallel_" + c.name) / "in", c.bytes()).string();
     }
 };
 

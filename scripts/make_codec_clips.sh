@@ -4,9 +4,12 @@
 #
 #   parity/  small clips (576x324, 24 frames of ffmpeg's testsrc2 with temporal noise), one per
 #            codec and bit depth NVDEC decodes (H.264 8-bit, HEVC 8 and 10-bit, VP9 8 and 10-bit,
-#            AV1 8 and 10-bit), plus H.264 4:4:4, which NVDEC cannot decode (the CPU fallback)
+#            AV1 8 and 10-bit), plus H.264 4:4:4, which NVDEC cannot decode (the CPU fallback);
+#            a keyframe every 8 frames (HEVC's open GOPs), so that GPU decoding splits each clip
+#            into chunks for several decoders (src/io/ffmpeg_chunks.hpp)
 #   bench/   a 4K HEVC 10-bit reference and distorted clip of 200 frames (CRF 29 and 34, a fixed
-#            noise pattern), the end-to-end figure of issue 24
+#            noise pattern, a closed GOP every 48 frames as a streaming encode's 2-second
+#            segments have), the end-to-end figure of issue 24
 #   ladder/  a 4K H.264 reference (CRF 20, 48 frames) and six 4K encodes of it (H.264 CRF 26 and
 #            34, HEVC CRF 30 and 38, AV1 CRF 40 and 52): issue 22's codec comparison on the GPU
 #
@@ -32,20 +35,23 @@ encode() {  # out testsrc2-size frames ffmpeg-output-options...
 
 small=576x324
 parity=$dest/parity
-encode "$parity/h264_8bit.mp4" $small 24 -pix_fmt yuv420p -c:v libx264 -preset veryfast -crf 28 -bf 3
-encode "$parity/h264_444.mp4" $small 24 -pix_fmt yuv444p -c:v libx264 -preset veryfast -crf 28
-encode "$parity/hevc_8bit.mkv" $small 24 -pix_fmt yuv420p -c:v libx265 -preset ultrafast -x265-params crf=28:bframes=3:log-level=error
-encode "$parity/hevc_10bit.mkv" $small 24 -pix_fmt yuv420p10le -c:v libx265 -preset ultrafast -x265-params crf=28:bframes=3:log-level=error
-encode "$parity/vp9_8bit.webm" $small 24 -pix_fmt yuv420p -c:v libvpx-vp9 -deadline realtime -cpu-used 8 -crf 35 -b:v 0
-encode "$parity/vp9_10bit.webm" $small 24 -pix_fmt yuv420p10le -c:v libvpx-vp9 -profile:v 2 -deadline realtime -cpu-used 8 -crf 35 -b:v 0
-encode "$parity/av1_8bit.mkv" $small 24 -pix_fmt yuv420p -c:v libsvtav1 -preset 12 -crf 40
-encode "$parity/av1_10bit.mkv" $small 24 -pix_fmt yuv420p10le -c:v libsvtav1 -preset 12 -crf 40
+gop=8
+encode "$parity/h264_8bit.mp4" $small 24 -pix_fmt yuv420p -c:v libx264 -preset veryfast -crf 28 -bf 3 -g $gop
+encode "$parity/h264_444.mp4" $small 24 -pix_fmt yuv444p -c:v libx264 -preset veryfast -crf 28 -g $gop
+x265_gop=keyint=$gop:min-keyint=$gop:open-gop=1:bframes=3:log-level=error
+encode "$parity/hevc_8bit.mkv" $small 24 -pix_fmt yuv420p -c:v libx265 -preset ultrafast -x265-params crf=28:$x265_gop
+encode "$parity/hevc_10bit.mkv" $small 24 -pix_fmt yuv420p10le -c:v libx265 -preset ultrafast -x265-params crf=28:$x265_gop
+encode "$parity/vp9_8bit.webm" $small 24 -pix_fmt yuv420p -c:v libvpx-vp9 -deadline realtime -cpu-used 8 -crf 35 -b:v 0 -g $gop
+encode "$parity/vp9_10bit.webm" $small 24 -pix_fmt yuv420p10le -c:v libvpx-vp9 -profile:v 2 -deadline realtime -cpu-used 8 -crf 35 -b:v 0 -g $gop
+encode "$parity/av1_8bit.mkv" $small 24 -pix_fmt yuv420p -c:v libsvtav1 -preset 12 -crf 40 -g $gop
+encode "$parity/av1_10bit.mkv" $small 24 -pix_fmt yuv420p10le -c:v libsvtav1 -preset 12 -crf 40 -g $gop
 
 if [ $bench = yes ]; then
   noise=alls=6:allf=u
   hevc10=(-pix_fmt yuv420p10le -c:v libx265 -preset ultrafast)
-  encode "$dest/bench/ref_3840x2160_hevc10.mp4" 3840x2160 200 "${hevc10[@]}" -x265-params crf=29:log-level=error
-  encode "$dest/bench/dist_3840x2160_hevc10.mp4" 3840x2160 200 "${hevc10[@]}" -x265-params crf=34:log-level=error
+  segments=keyint=48:min-keyint=48:open-gop=0:log-level=error
+  encode "$dest/bench/ref_3840x2160_hevc10.mp4" 3840x2160 200 "${hevc10[@]}" -x265-params crf=29:$segments
+  encode "$dest/bench/dist_3840x2160_hevc10.mp4" 3840x2160 200 "${hevc10[@]}" -x265-params crf=34:$segments
   ladder=$dest/ladder
   encode "$ladder/ref.mp4" 3840x2160 48 -pix_fmt yuv420p -c:v libx264 -preset veryfast -crf 20
   rung() {  # name ffmpeg-output-options...

@@ -222,6 +222,9 @@ TEST(CliBadInput, UnknownFlagsAndBadNumbers) {
     expect_failure(io + "--frame_cnt x", 2, "frame_cnt");
     expect_failure(io + "--precision 99", 2, "precision");
     expect_failure(io + "--backend tpu", 2, "tpu");
+    expect_failure(io + "--decode-sessions 17", 2, "decode-sessions");
+    expect_failure(io + "--decode-sessions -1", 2, "decode-sessions");
+    expect_failure(io + "--decode-sessions two", 2, "decode-sessions");
     expect_failure("-r a -d b -w 0 -h 48 -p 420 -b 8 --feature psnr", 2, "width");
 }
 

@@ -239,6 +239,29 @@ TEST(FfmpegCli, EveryDecodedFrameIsScoredOnce) {
     EXPECT_EQ(nlohmann::json::parse(test::read_file(out))["frames"].size(), 37u);
 }
 
+// Several decoders per input (--decode-sessions) score exactly what one decoder does.
+TEST(FfmpegCli, DecodeSessionsScoreWhatOneDecoderDoes) {
+    VQ_REQUIRE_FFMPEG();
+    if (!test::have_encoder("libx264")) GTEST_SKIP() << "ffmpeg lacks libx264";
+    const Pair p = make_pair("ffmpeg_cli_sessions", "64x48", 40);
+    ASSERT_TRUE(ffmpeg("-i " + quoted(p.ref) + " -c:v libx264 -crf 10 -g 8 -bf 2 " +
+                       quoted(p.dir / "ref.mkv")));
+    ASSERT_TRUE(ffmpeg("-i " + quoted(p.dist) + " -c:v libx264 -crf 30 -g 6 -bf 3 " +
+                       quoted(p.dir / "dist.mp4")));
+    std::string scores[2];
+    for (const int sessions : {1, 4}) {
+        const fs::path out = p.dir / fmt::format("{}.json", sessions);
+        const auto result = test::run_vq(fmt::format(
+            "-r {} -d {} --feature psnr --feature motion --decode-sessions {} --json -o {}",
+            quoted(p.dir / "ref.mkv"), quoted(p.dir / "dist.mp4"), sessions, quoted(out)));
+        ASSERT_EQ(result.exit_code, 0) << result.output;
+        const auto json = nlohmann::json::parse(test::read_file(out));
+        ASSERT_EQ(json["frames"].size(), 40u);
+        scores[sessions == 1 ? 0 : 1] = json["frames"].dump();
+    }
+    EXPECT_EQ(scores[1], scores[0]);
+}
+
 TEST(FfmpegCli, BadInputsFailWithOneLineAndNoOutput) {
     VQ_REQUIRE_FFMPEG();
     const Pair p = make_pair("ffmpeg_cli_bad", "64x48", 30);

@@ -37,10 +37,6 @@ std::vector<Picture> read_all(const fs::path& path, const InputOptions& options 
     return pictures;
 }
 
-bool same(const Picture& a, const Picture& b) {
-    return a.format() == b.format() && std::memcmp(a.data(), b.data(), a.size_bytes()) == 0;
-}
-
 void expect_same_pictures(const fs::path& expected, const fs::path& actual) {
     const auto want = read_all(expected);
     const auto got = read_all(actual);
@@ -48,7 +44,7 @@ void expect_same_pictures(const fs::path& expected, const fs::path& actual) {
     for (std::size_t i = 0; i < want.size(); ++i) {
         ASSERT_EQ(describe(got[i].format()), describe(want[i].format()))
             << actual << " frame " << i;
-        EXPECT_TRUE(same(got[i], want[i])) << actual << " frame " << i << " differs";
+        EXPECT_TRUE(test::same_picture(got[i], want[i])) << actual << " frame " << i << " differs";
     }
 }
 
@@ -159,7 +155,8 @@ TEST(FfmpegInput, DecoderThreadCountDoesNotChangeThePictures) {
     const auto a = read_all(dir / "lossy.mp4", one), b = read_all(dir / "lossy.mp4", many);
     ASSERT_EQ(a.size(), 24u);
     ASSERT_EQ(b.size(), a.size());
-    for (std::size_t i = 0; i < a.size(); ++i) EXPECT_TRUE(same(a[i], b[i])) << "frame " << i;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        EXPECT_TRUE(test::same_picture(a[i], b[i])) << "frame " << i;
 }
 
 TEST(FfmpegInput, SkipStepsOverDecodedFrames) {
@@ -172,7 +169,7 @@ TEST(FfmpegInput, SkipStepsOverDecodedFrames) {
     ASSERT_TRUE(source->skip());
     const auto third = source->next();
     ASSERT_TRUE(third);
-    EXPECT_TRUE(same(*third, all[2]));
+    EXPECT_TRUE(test::same_picture(*third, all[2]));
     int rest = 0;
     while (source->skip()) ++rest;
     EXPECT_EQ(rest, 3);
@@ -202,7 +199,7 @@ TEST(FfmpegInput, BytesInMemoryReadLikeTheFile) {
     for (const Picture& expected : all) {
         const auto got = source->next();
         ASSERT_TRUE(got);
-        EXPECT_TRUE(same(*got, expected));
+        EXPECT_TRUE(test::same_picture(*got, expected));
     }
     EXPECT_FALSE(source->next());
 }
@@ -312,7 +309,7 @@ TEST(FfmpegScale, MatchesFfmpegsScaleFilter) {
         for (std::size_t i = 0; i < want.size(); ++i) {
             const auto got = scaled->next();
             ASSERT_TRUE(got);
-            EXPECT_TRUE(same(*got, want[i])) << filter << " frame " << i;
+            EXPECT_TRUE(test::same_picture(*got, want[i])) << filter << " frame " << i;
         }
         EXPECT_FALSE(scaled->next());
     }

@@ -5,9 +5,7 @@
 // the end counts the frames by seeking to the last one; a step shorter than 48 frames decodes.
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <ostream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -22,6 +20,7 @@ namespace vq {
 namespace {
 
 namespace fs = std::filesystem;
+using test::damaged_copy;
 using test::ffmpeg;
 using test::quoted;
 
@@ -30,10 +29,11 @@ constexpr int clip_frames = 90;
 // A moving test pattern with noise (so that every frame differs from its neighbours), encoded
 // with `codec_options` into `path`.
 fs::path encoded_clip(const fs::path& path, const std::string& codec_options) {
-    const bool made = ffmpeg(fmt::format(
-        "-f lavfi -i testsrc2=size=96x64:rate=25 -frames:v {} -vf noise=alls=20:allf=t,format=yuv420p "
-        "{} {}",
-        clip_frames, codec_options, quoted(path)));
+    const bool made =
+        ffmpeg(fmt::format("-f lavfi -i testsrc2=size=96x64:rate=25 -frames:v {} -vf "
+                           "noise=alls=20:allf=t,format=yuv420p "
+                           "{} {}",
+                           clip_frames, codec_options, quoted(path)));
     return made ? path : fs::path();
 }
 
@@ -43,10 +43,6 @@ std::vector<Picture> read_from(const fs::path& path, std::size_t first) {
     std::vector<Picture> pictures;
     while (auto picture = source->next()) pictures.push_back(std::move(*picture));
     return pictures;
-}
-
-bool same(const Picture& a, const Picture& b) {
-    return a.format() == b.format() && std::memcmp(a.data(), b.data(), a.size_bytes()) == 0;
 }
 
 // Every start from frame 48 (the shortest step that seeks) to the last frame gives the full
@@ -59,7 +55,7 @@ void expect_every_start_exact(const fs::path& clip) {
         const std::vector<Picture> rest = read_from(clip, first);
         ASSERT_EQ(rest.size(), all.size() - first) << "from frame " << first;
         for (std::size_t i = 0; i < rest.size(); ++i)
-            ASSERT_TRUE(same(rest[i], all[first + i]))
+            ASSERT_TRUE(test::same_picture(rest[i], all[first + i]))
                 << clip.filename() << ": from frame " << first << ", frame " << first + i
                 << " differs from the full decode's";
     }
@@ -80,9 +76,8 @@ TEST_P(FfmpegSeek, EveryStartEqualsTheFullDecode) {
     VQ_REQUIRE_FFMPEG();
     const Codec& codec = GetParam();
     if (!test::have_encoder(codec.encoder)) GTEST_SKIP() << "ffmpeg lacks " << codec.encoder;
-    expect_every_start_exact(
-        encoded_clip(test::scratch_dir(std::string("ffmpeg_seek_") + codec.name) / codec.file,
-                     codec.options));
+    expect_every_start_exact(encoded_clip(
+        test::scratch_dir(std::string("ffmpeg_seek_") + codec.name) / codec.file, codec.options));
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -90,35 +85,16 @@ INSTANTIATE_TEST_SUITE_P(
     testing::Values(
         // B-frames in a pyramid, keyframes every 12 frames and at scene cuts: MP4 (an edit list
         // shifts its timestamps) and Matroska (timestamps in milliseconds).
-        Codec{"h264_mp4", "libx264", "a.mp4", "-c:v libx264 -g 12 -x264-params bframes=3:b-pyramid=normal"},
-        Codec{"h264_mkv", "libx264", "a.mkv", "-c:v libx264 -g 12 -x264-params bframes=3:b-pyramid=normal"},
+        Codec{"h264_mp4", "libx264", "a.mp4",
+              "-c:v libx264 -g 12 -x264-params bframes=3:b-pyramid=normal"},
+        Codec{"h264_mkv", "libx264", "a.mkv",
+              "-c:v libx264 -g 12 -x264-params bframes=3:b-pyramid=normal"},
         // HEVC's open GOPs: pictures after a CRA keyframe in decoding order shown before it.
         Codec{"hevc_open_gop", "libx265", "a.mkv",
               "-c:v libx265 -x265-params keyint=12:min-keyint=12:open-gop=1:bframes=3:log-level=0"},
         Codec{"vp9", "libvpx-vp9", "a.webm", "-c:v libvpx-vp9 -g 12 -lag-in-frames 16 -b:v 200k"},
         Codec{"ffv1", "ffv1", "a.mkv", "-c:v ffv1 -g 5"}),
     [](const testing::TestParamInfo<Codec>& info) { return std::string(info.param.name); });
-
-// The bytes of packet `index` (decoding order) overwritten with a pattern: the decoder reports
-// that frame damaged.
-fs::path damaged_copy(const fs::path& clip, int index) {
-    const auto probe = test::run_shell(fmt::format(
-        "ffprobe -v error -select_streams v:0 -show_entries packet=pos,size -of csv=p=0 {}",
-        quoted(clip)));
-    EXPECT_EQ(probe.exit_code, 0) << probe.output;
-    std::istringstream lines(probe.output);
-    std::string line;
-    for (int i = 0; i <= index && std::getline(lines, line); ++i) {}
-    const std::size_t comma = line.find(',');
-    const std::size_t size = std::stoul(line.substr(0, comma));
-    const std::size_t position = std::stoul(line.substr(comma + 1));
-    const fs::path damaged = clip.parent_path() / ("damaged" + clip.extension().string());
-    fs::copy_file(clip, damaged, fs::copy_options::overwrite_existing);
-    std::fstream file(damaged, std::ios::in | std::ios::out | std::ios::binary);
-    file.seekp(std::streamoff(position + size / 4));
-    for (std::size_t i = size / 4; i < size; ++i) file.put(char(0x5a ^ i));
-    return damaged;
-}
 
 // Frame 5 damaged: the full decode fails there, and a start after the next keyframes never
 // decodes it, so the seek really skipped the frames before them.
@@ -134,7 +110,7 @@ TEST(FfmpegSeekSkipsDecoding, DamageBeforeTheKeyframeIsNeverDecoded) {
     const std::vector<Picture> rest = read_from(damaged, 60);
     ASSERT_EQ(rest.size(), clean.size() - 60);
     for (std::size_t i = 0; i < rest.size(); ++i)
-        EXPECT_TRUE(same(rest[i], clean[60 + i])) << "frame " << 60 + i;
+        EXPECT_TRUE(test::same_picture(rest[i], clean[60 + i])) << "frame " << 60 + i;
 }
 
 TEST(FfmpegSeekPastTheEnd, CountsTheFramesAndEndsTheStream) {
@@ -152,7 +128,7 @@ TEST(FfmpegSeekPastTheEnd, CountsTheFramesAndEndsTheStream) {
     EXPECT_EQ(source->skip_frames(clip_frames - 1), std::size_t(clip_frames - 1));
     const auto last = source->next();
     ASSERT_TRUE(last);
-    EXPECT_TRUE(same(*last, read_from(clip, 0).back()));
+    EXPECT_TRUE(test::same_picture(*last, read_from(clip, 0).back()));
     EXPECT_FALSE(source->next());
 }
 

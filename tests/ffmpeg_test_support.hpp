@@ -4,7 +4,10 @@
 #pragma once
 
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <sys/wait.h>
 
@@ -12,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include "test_support.hpp"
+#include "vq/picture.hpp"
 
 namespace vq::test {
 
@@ -47,6 +51,34 @@ inline bool ffmpeg(const std::string& arguments) {
     const auto result = run_shell("ffmpeg -hide_banner -nostdin -loglevel error -y " + arguments);
     EXPECT_EQ(result.exit_code, 0) << "ffmpeg " << arguments << "\n" << result.output;
     return result.exit_code == 0;
+}
+
+// The same format and the same bytes.
+inline bool same_picture(const Picture& a, const Picture& b) {
+    return a.format() == b.format() && std::memcmp(a.data(), b.data(), a.size_bytes()) == 0;
+}
+
+// A copy of `clip` beside it, named "damaged" with its extension, with the bytes of video packet
+// `index` (decoding order) from a quarter of the way in overwritten by a pattern: the decoder
+// reports that frame damaged.
+inline std::filesystem::path damaged_copy(const std::filesystem::path& clip, int index) {
+    const auto probe = run_shell(fmt::format(
+        "ffprobe -v error -select_streams v:0 -show_entries packet=pos,size -of csv=p=0 {}",
+        quoted(clip)));
+    EXPECT_EQ(probe.exit_code, 0) << probe.output;
+    std::istringstream lines(probe.output);
+    std::string line;
+    for (int i = 0; i <= index && std::getline(lines, line); ++i) {}
+    const std::size_t comma = line.find(',');
+    const std::size_t size = std::stoul(line.substr(0, comma));
+    const std::size_t position = std::stoul(line.substr(comma + 1));
+    const std::filesystem::path damaged =
+        clip.parent_path() / ("damaged" + clip.extension().string());
+    std::filesystem::copy_file(clip, damaged, std::filesystem::copy_options::overwrite_existing);
+    std::fstream file(damaged, std::ios::in | std::ios::out | std::ios::binary);
+    file.seekp(std::streamoff(position + size / 4));
+    for (std::size_t i = size / 4; i < size; ++i) file.put(char(0x5a ^ i));
+    return damaged;
 }
 
 }  // namespace vq::test

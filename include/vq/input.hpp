@@ -22,6 +22,9 @@ struct InputSpec {
     std::string path;
     std::optional<VideoFormat> raw;
     unsigned decode_threads = 0;  // FFmpeg decoder threads; 0 lets FFmpeg pick (about one per core)
+    // FFmpeg decoders at once, each on its own chunks from one keyframe to the next; 0: four when
+    // the GPU decodes (--hwdec), one on the CPU.
+    unsigned decode_sessions = 0;
 };
 
 // --hwdec: what decodes container inputs (H.264, HEVC, VP9, AV1 ...) when the features run on

@@ -70,6 +70,10 @@ void collect_requests(const CLI::App& app, const std::vector<std::string>& featu
     }
 }
 
+// Decoder sessions per input: a GPU has a handful of decoding engines, and each session holds
+// its own surfaces and a chunk of decoded pictures.
+constexpr unsigned max_decode_sessions = 16;
+
 unsigned hardware_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
 
 // CLI11 explains failures over several lines; vq's errors are one line.
@@ -118,6 +122,10 @@ Arguments parse_arguments(int argc, char** argv) {
     app.add_option("--decode-threads", args.decode_threads,
                    "FFmpeg decoder threads per input (default: FFmpeg's choice, about one per "
                    "core; at most one per core)");
+    app.add_option("--decode-sessions", args.decode_sessions,
+                   "FFmpeg decoders per input, each on its own chunks from one keyframe to the "
+                   "next (default: 4 when the GPU decodes, 1 on the CPU)")
+        ->check(CLI::Range(0u, max_decode_sessions));
     std::vector<std::string> features, models, aom_ctc, nflx_ctc;
     app.add_option("--feature", features,
                    "feature to compute: NAME or NAME=key=val:key=val (repeatable)");

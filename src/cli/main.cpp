@@ -188,8 +188,8 @@ private:
 // What `vq -r REF -d DIST ...` asks the library to do, for one of the distorted inputs.
 Job file_job(const Arguments& args, const DistortedArgument& distorted) {
     Job job;
-    job.reference = {args.reference, raw_format(args), args.decode_threads};
-    job.distorted = {distorted.path, raw_format(args), args.decode_threads};
+    job.reference = {args.reference, raw_format(args), args.decode_threads, args.decode_sessions};
+    job.distorted = {distorted.path, raw_format(args), args.decode_threads, args.decode_sessions};
     job.scale = distorted.scale ? distorted.scale : args.scale;
     job.hwdec = args.hwdec;
     job.frames = args.loop;

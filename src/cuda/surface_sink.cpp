@@ -29,10 +29,22 @@ void* primary_context(const Device& device) {
     return context;
 }
 
+// An eighth of the device memory free now, for each input's decoded pictures: a run has two
+// inputs, and the kernels' buffers and the decoders' own surfaces need the rest.
+std::size_t decoded_picture_budget(const Device& device) {
+    device.make_current();
+    std::size_t free = 0, total = 0;
+    VQ_CUDA_CHECK(cudaMemGetInfo(&free, &total));
+    return free / 8;
+}
+
 }  // namespace
 
 SurfaceSink::SurfaceSink(const Device& device)
-    : device_(device), context_(primary_context(device)), pool_(DevicePool::create(device)) {}
+    : device_(device),
+      context_(primary_context(device)),
+      pool_(DevicePool::create(device)),
+      buffer_bytes_(decoded_picture_budget(device)) {}
 
 Picture SurfaceSink::convert(const VideoFormat& format, const DeviceSurface& surface) const {
     device_.make_current();  // a reader's thread

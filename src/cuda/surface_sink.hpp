@@ -21,11 +21,13 @@ public:
 
     void* context() const override { return context_; }
     Picture convert(const VideoFormat& format, const DeviceSurface& surface) const override;
+    std::size_t buffer_bytes() const override { return buffer_bytes_; }
 
 private:
     Device device_;
     void* context_;  // the device's primary context, a CUcontext
     std::shared_ptr<DevicePool> pool_;
+    std::size_t buffer_bytes_;
     // The reference's and the distorted input's readers convert on their own threads; one at a
     // time uses the stream and the event.
     mutable std::mutex mutex_;

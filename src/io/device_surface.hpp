@@ -39,6 +39,10 @@ public:
     // A device picture of `format` holding the surface's samples, planar and packed. Any thread;
     // when it returns the surface has been read and may be reused. Throws vq::Error (runtime).
     virtual Picture convert(const VideoFormat& format, const DeviceSurface& surface) const = 0;
+
+    // Device memory an input's decoders may fill with converted pictures ahead of the one being
+    // scored (chunked decoding, io/ffmpeg_chunks.hpp).
+    virtual std::size_t buffer_bytes() const = 0;
 };
 
 // What decodes an input, for the log and the receipt: "hevc via NVDEC (cuda)" or "hevc (CPU, the

@@ -1,6 +1,7 @@
 #include "io/ffmpeg_seek.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <vector>
 
 #include "io/ffmpeg_util.hpp"
@@ -11,8 +12,8 @@ bool one_frame_per_packet(AVCodecID codec) {
     switch (codec) {
     case AV_CODEC_ID_H264:
     case AV_CODEC_ID_HEVC:
-    case AV_CODEC_ID_AV1:         // a temporal unit shows exactly one frame
-    case AV_CODEC_ID_VP9:         // hidden frames travel in superframes with a shown one
+    case AV_CODEC_ID_AV1:  // a temporal unit shows exactly one frame
+    case AV_CODEC_ID_VP9:  // hidden frames travel in superframes with a shown one
     case AV_CODEC_ID_MPEG2VIDEO:
     case AV_CODEC_ID_MPEG4:
     case AV_CODEC_ID_FFV1:
@@ -23,19 +24,10 @@ bool one_frame_per_packet(AVCodecID codec) {
     }
 }
 
-namespace {
-
-struct PacketTimes {
-    std::int64_t pts, dts;
-    bool keyframe;
-};
-
-// The stream's packets in decoding order; nullopt when one cannot be placed (see plan_seek).
-std::optional<std::vector<PacketTimes>> read_packet_times(AVFormatContext& container,
-                                                          int stream_index) {
+std::optional<StreamTimes> read_stream_times(AVFormatContext& container, int stream_index) {
     for (unsigned i = 0; i < container.nb_streams; ++i)
         if (int(i) != stream_index) container.streams[i]->discard = AVDISCARD_ALL;
-    std::vector<PacketTimes> packets;
+    StreamTimes times;
     PacketPtr packet = make_packet();
     for (;;) {
         const int read = av_read_frame(&container, packet.get());
@@ -47,32 +39,28 @@ std::optional<std::vector<PacketTimes>> read_packet_times(AVFormatContext& conta
         if (packet->stream_index != stream_index || (packet->flags & AV_PKT_FLAG_DISCARD)) continue;
         if (packet->pts == AV_NOPTS_VALUE || (packet->flags & AV_PKT_FLAG_CORRUPT))
             return std::nullopt;
-        packets.push_back({packet->pts, packet->dts, (packet->flags & AV_PKT_FLAG_KEY) != 0});
+        times.presentation.push_back(packet->pts);
+        if (packet->flags & AV_PKT_FLAG_KEY) times.keyframes.push_back({packet->pts, packet->dts});
     }
-    return packets;
+    if (times.presentation.empty()) return std::nullopt;
+    std::sort(times.presentation.begin(), times.presentation.end());
+    if (std::adjacent_find(times.presentation.begin(), times.presentation.end()) !=
+        times.presentation.end())
+        return std::nullopt;
+    return times;
 }
 
-}  // namespace
-
-std::optional<SeekPlan> plan_seek(AVFormatContext& container, int stream_index,
-                                  std::size_t target) {
-    const auto packets = read_packet_times(container, stream_index);
-    if (!packets || packets->empty()) return std::nullopt;
-    target = std::min(target, packets->size() - 1);
-    std::vector<std::int64_t> presentation;
-    presentation.reserve(packets->size());
-    for (const PacketTimes& packet : *packets) presentation.push_back(packet.pts);
-    std::sort(presentation.begin(), presentation.end());
-    if (std::adjacent_find(presentation.begin(), presentation.end()) != presentation.end())
-        return std::nullopt;
+std::optional<SeekPlan> plan_seek(const StreamTimes& times, std::size_t target) {
+    const std::vector<std::int64_t>& presentation = times.presentation;
+    target = std::min(target, presentation.size() - 1);
     const std::int64_t target_pts = presentation[target];
 
     // The last keyframe in decoding order presented no later than the target. Frames presented
     // between the two but decoded before the keyframe would not come out after the seek: the
     // decoder's count of the frames between (frames_between) catches that.
-    const PacketTimes* keyframe = nullptr;
-    for (const PacketTimes& packet : *packets)
-        if (packet.keyframe && packet.pts <= target_pts) keyframe = &packet;
+    const StreamTimes::Keyframe* keyframe = nullptr;
+    for (const StreamTimes::Keyframe& candidate : times.keyframes)
+        if (candidate.pts <= target_pts) keyframe = &candidate;
     if (!keyframe) return std::nullopt;
     const auto first_kept =
         std::lower_bound(presentation.begin(), presentation.end(), keyframe->pts);
@@ -80,6 +68,26 @@ std::optional<SeekPlan> plan_seek(AVFormatContext& container, int stream_index,
         keyframe->dts == AV_NOPTS_VALUE ? keyframe->pts : std::min(keyframe->pts, keyframe->dts);
     return SeekPlan{target, seek_timestamp, keyframe->pts, target_pts,
                     std::size_t(presentation.begin() + std::ptrdiff_t(target) - first_kept)};
+}
+
+std::vector<std::size_t> keyframe_starts(const StreamTimes& times, std::size_t first) {
+    // plan_seek() seeks to a keyframe's own frame (frames_between 0) unless a keyframe decoded
+    // after it is presented before it: keep those whose pts is below every later keyframe's.
+    std::vector<std::size_t> starts;
+    std::int64_t later_minimum = std::numeric_limits<std::int64_t>::max();
+    for (auto keyframe = times.keyframes.rbegin(); keyframe != times.keyframes.rend(); ++keyframe) {
+        if (keyframe->pts < later_minimum) {
+            const auto frame =
+                std::size_t(std::lower_bound(times.presentation.begin(), times.presentation.end(),
+                                             keyframe->pts) -
+                            times.presentation.begin());
+            if (frame > first) starts.push_back(frame);
+        }
+        later_minimum = std::min(later_minimum, keyframe->pts);
+    }
+    std::sort(starts.begin(), starts.end());
+    starts.erase(std::unique(starts.begin(), starts.end()), starts.end());
+    return starts;
 }
 
 }  // namespace vq::ffmpeg

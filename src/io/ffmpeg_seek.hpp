@@ -1,14 +1,16 @@
 // Seeking to a frame by its number, exactly: a chunk of a long title (vq::run_chunk) starts at
-// frame N without decoding the N frames before it. Containers seek by timestamp to a keyframe, and
-// a frame's number is its rank in presentation order, so the plan comes from the stream's packet
-// timestamps, read (not decoded) from the start of the file; the decoder then checks each frame
-// it outputs against the plan (ffmpeg_source.cpp), and any surprise falls back to decoding from
-// the start.
+// frame N without decoding the N frames before it, and several decoders share one input, each on
+// chunks that start at keyframes (ffmpeg_chunks.hpp). Containers seek by timestamp to a keyframe,
+// and a frame's number is its rank in presentation order, so the plan comes from the stream's
+// packet timestamps, read (not decoded) from the start of the file; the decoder then checks each
+// frame it outputs against the plan (ffmpeg_source.cpp), and any surprise falls back to decoding
+// from the start.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 extern "C" {
 #include <libavcodec/codec_id.h>
@@ -33,10 +35,27 @@ struct SeekPlan {
 // (not so for VP8's hidden alternate-reference frames, for one).
 bool one_frame_per_packet(AVCodecID codec);
 
-// Reads every packet of stream `stream_index` of a freshly opened `container` (demuxing only)
-// and plans the way to frame `target`, or to the last frame when the stream has no more; nullopt
-// when the timestamps cannot place it: a packet without a presentation timestamp or marked
-// corrupt, two frames with one timestamp, a read error, no packet, or no keyframe before it.
-std::optional<SeekPlan> plan_seek(AVFormatContext& container, int stream_index, std::size_t target);
+// A stream's timestamps as its packets give them, read once for any number of plans.
+struct StreamTimes {
+    struct Keyframe {
+        std::int64_t pts, dts;  // dts may be AV_NOPTS_VALUE
+    };
+    std::vector<std::int64_t> presentation;  // every frame's pts, in presentation order
+    std::vector<Keyframe> keyframes;         // in decoding order
+};
+
+// Reads every packet of stream `stream_index` of a freshly opened `container` (demuxing only);
+// nullopt when the timestamps cannot place every frame: a packet without a presentation timestamp
+// or marked corrupt, two frames with one timestamp, a read error, or no packet.
+std::optional<StreamTimes> read_stream_times(AVFormatContext& container, int stream_index);
+
+// The way to frame `target`, or to the last frame when the stream has no more; nullopt when no
+// keyframe is presented at or before it.
+std::optional<SeekPlan> plan_seek(const StreamTimes& times, std::size_t target);
+
+// The frames after `first` (in presentation order) that a keyframe shows: where a decoder that
+// seeks there gives every later frame without decoding any earlier one, as the plan's check
+// confirms.
+std::vector<std::size_t> keyframe_starts(const StreamTimes& times, std::size_t first);
 
 }  // namespace vq::ffmpeg

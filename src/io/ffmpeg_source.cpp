@@ -7,6 +7,7 @@
 #include <exception>
 #include <new>
 #include <optional>
+#include <thread>
 #include <type_traits>
 #include <utility>
 
@@ -16,6 +17,7 @@ extern "C" {
 #include <libavutil/pixdesc.h>
 }
 
+#include "io/ffmpeg_chunks.hpp"
 #include "io/ffmpeg_cuda.hpp"
 #include "io/ffmpeg_pixels.hpp"
 #include "io/ffmpeg_seek.hpp"
@@ -73,12 +75,14 @@ class Decoder final : public FfmpegSource {
 public:
     Decoder(std::string path, std::optional<std::span<const std::byte>> bytes,
             const DecodeOptions& options)
-        : path_(std::move(path)), bytes_(bytes), options_(options),
+        : path_(std::move(path)),
+          bytes_(bytes),
+          options_(options),
+          packet_(make_packet()),
+          frame_(make_frame()),
           allocator_(recycling_allocator()) {
         install_log_handler();
         take_logged_error();  // an earlier input's leftovers explain nothing here
-        packet_ = make_packet();
-        frame_ = make_frame();
         open();
         std::string why;
         const auto format =
@@ -94,29 +98,80 @@ public:
         describe_stream();
     }
 
+    // Another decoder of the same input for chunked decoding (ffmpeg_chunks.hpp), decoding as
+    // `primary` does (its decoder, device, sink and allocator) with `threads` threads, its first
+    // frame decoded. Reads only what the primary set up before chunked decoding started, which
+    // does not change after, so any thread may make one while the primary decodes.
+    Decoder(const Decoder& primary, unsigned threads)
+        : path_(primary.path_),
+          bytes_(primary.bytes_),
+          options_(primary.options_),
+          packet_(make_packet()),
+          frame_(make_frame()),
+          format_(primary.format_),
+          pixel_format_(primary.pixel_format_),
+          info_(primary.info_),
+          allocator_(primary.allocator_),
+          count_is_exact_(primary.count_is_exact_),
+          cuda_decoder_(primary.cuda_decoder_),
+          sink_(primary.sink_) {
+        options_.threads = threads;
+        options_.sessions = 1;  // a worker decodes its chunks alone
+        if (primary.cuda_device_) {
+            cuda_device_.reset(av_buffer_ref(primary.cuda_device_.get()));
+            if (!cuda_device_) throw std::bad_alloc();
+        }
+        take_logged_error();
+        open();  // its first frame must have the primary's size and pixel format
+    }
+
     const VideoFormat& format() const override { return format_; }
     const std::string& path() const override { return path_; }
     const StreamInfo& info() const override { return info_; }
 
     std::optional<Picture> next() override {
         return guarded([this]() -> std::optional<Picture> {
-            if (!advance()) return std::nullopt;
-            if (sink_) {
-                std::string why;
-                const std::optional<DeviceSurface> surface = cuda_surface(*frame_, format_, why);
-                if (!surface) fail_frame(why);
-                Picture picture = sink_->convert(format_, *surface);
-                release_frame();  // the surface goes back to the decoder's pool
-                return picture;
-            }
-            FrameBuffer buffer = allocator_(format_.frame_bytes());
-            if (!buffer) throw std::bad_alloc();
-            Picture picture(format_, std::move(buffer));
-            copy_frame(*frame_, picture);
-            check_sample_range(format_, picture.data(), path_, index_);
-            release_frame();
+            if (!chunking_decided_) decide_chunking();
+            if (chunks_ && index_ >= chunked_from_) return take_chunked();
+            std::optional<Picture> picture = decode_next();
+            // Before the chunks, the frames must follow the timestamps too, or the chunks would
+            // not follow on from them: without that, this decoder decodes alone.
+            if (picture && chunks_ && last_pts_ != chunk_times_->presentation[index_ - 1])
+                chunks_.reset();
             return picture;
         });
+    }
+
+    // The timestamp of the frame next() gave last.
+    std::int64_t last_pts() const { return last_pts_; }
+
+    // Makes frame plan.target the next frame by seeking (ffmpeg_seek.hpp); false, the decoder
+    // then anywhere in the stream, when the container or the decoder does not follow the plan.
+    bool seek_to(const SeekPlan& plan) {
+        try {
+            if (av_seek_frame(container_.format.get(), stream_index_, plan.seek_timestamp,
+                              AVSEEK_FLAG_BACKWARD) < 0)
+                return false;
+            avcodec_flush_buffers(codec_.get());
+            av_frame_unref(frame_.get());
+            have_frame_ = draining_ = ended_ = false;
+            std::size_t between = 0;
+            while (decode()) {
+                const std::int64_t pts = frame_->pts;
+                if (pts == plan.target_pts && between == plan.frames_between) {
+                    index_ = plan.target;
+                    have_frame_ = true;
+                    return true;
+                }
+                if (pts == AV_NOPTS_VALUE || pts >= plan.target_pts) break;
+                if (pts >= plan.keyframe_pts) ++between;
+                av_frame_unref(frame_.get());
+            }
+        } catch (const Error&) {
+            // Damage found while decoding up to the target: decoding from the start finds it
+            // again, at its own frame, or it came from the seek itself.
+        }
+        return false;
     }
 
     // A compressed frame can only be stepped over by decoding it, and then it is checked as a
@@ -181,42 +236,51 @@ private:
     // frame's index. Nullopt, with the source back at its first frame, when the plan cannot be
     // made or a decoded frame does not match it.
     std::optional<std::size_t> seek_toward(std::size_t target) {
-        std::optional<SeekPlan> plan;
+        const std::optional<StreamTimes> times = stream_times();
+        const std::optional<SeekPlan> plan = times ? plan_seek(*times, target) : std::nullopt;
+        if (!plan) return std::nullopt;
+        if (seek_to(*plan)) return plan->target;
+        restart();
+        return std::nullopt;
+    }
+
+    // The stream's timestamps, from a second, demux-only reading of the file.
+    std::optional<StreamTimes> stream_times() {
+        std::optional<StreamTimes> times;
         {
             Container packets = open_container();
-            plan = plan_seek(*packets.format, stream_index_, target);
+            times = read_stream_times(*packets.format, stream_index_);
         }
         // What reading the packets logged is about the whole file: the decoding reports it where
         // it finds it.
         if (std::string scanned = log_.take(); reports_truncation(scanned) && cut_short_.empty())
             cut_short_ = std::move(scanned);
         take_logged_error();
-        if (!plan) return std::nullopt;
-        try {
-            if (av_seek_frame(container_.format.get(), stream_index_, plan->seek_timestamp,
-                              AVSEEK_FLAG_BACKWARD) >= 0) {
-                avcodec_flush_buffers(codec_.get());
-                av_frame_unref(frame_.get());
-                have_frame_ = draining_ = false;
-                std::size_t between = 0;
-                while (decode()) {
-                    const std::int64_t pts = frame_->pts;
-                    if (pts == plan->target_pts && between == plan->frames_between) {
-                        index_ = plan->target;
-                        have_frame_ = true;
-                        return plan->target;
-                    }
-                    if (pts == AV_NOPTS_VALUE || pts >= plan->target_pts) break;
-                    if (pts >= plan->keyframe_pts) ++between;
-                    av_frame_unref(frame_.get());
-                }
-            }
-        } catch (const Error&) {
-            // Damage found while decoding up to the target: decoding from the start finds it
-            // again, at its own frame, or it came from the seek itself.
+        return times;
+    }
+
+    // --- chunked decoding (ffmpeg_chunks.hpp) -------------------------------------------------
+
+    // At the first frame taken: several decoders, one per chunk from each keyframe after it,
+    // where the options or the GPU's decoder ask for more than one and the stream's timestamps
+    // place every frame.
+    void decide_chunking();
+
+    std::optional<Picture> take_chunked() {
+        ChunkedFrames::Item item = chunks_->take();
+        if (auto* picture = std::get_if<Picture>(&item)) {
+            ++index_;
+            return std::move(*picture);
         }
+        if (std::holds_alternative<ChunkedFrames::End>(item)) return std::nullopt;
+        // A chunk did not decode as planned: from its first frame not given out (index_), this
+        // decoder decodes alone, and meets whatever stopped the chunk where it is.
+        const std::size_t frame = std::get<ChunkedFrames::Stopped>(item).frame;
+        chunks_.reset();
         restart();
-        return std::nullopt;
+        if (skip_frames(frame) != frame)
+            fail_frame("decoded again, the stream ends before this frame");
+        return decode_next();
     }
 
     // Back to the state just after opening: the first frame decoded, nothing given out. The
@@ -397,6 +461,26 @@ private:
         throw runtime_error(message);
     }
 
+    // The next frame, decoded by this decoder.
+    std::optional<Picture> decode_next() {
+        if (!advance()) return std::nullopt;
+        if (sink_) {
+            std::string why;
+            const std::optional<DeviceSurface> surface = cuda_surface(*frame_, format_, why);
+            if (!surface) fail_frame(why);
+            Picture picture = sink_->convert(format_, *surface);
+            release_frame();  // the surface goes back to the decoder's pool
+            return picture;
+        }
+        FrameBuffer buffer = allocator_(format_.frame_bytes());
+        if (!buffer) throw std::bad_alloc();
+        Picture picture(format_, std::move(buffer));
+        copy_frame(*frame_, picture);
+        check_sample_range(format_, picture.data(), path_, index_);
+        release_frame();
+        return picture;
+    }
+
     // Makes frame_ hold the next frame; false at the end of the stream.
     bool advance() {
         if (have_frame_) return true;
@@ -422,6 +506,7 @@ private:
     }
 
     void release_frame() {
+        last_pts_ = frame_->pts;
         av_frame_unref(frame_.get());
         have_frame_ = false;
         ++index_;
@@ -497,11 +582,17 @@ private:
     // A step of fewer frames decodes them: cheaper than reading the whole file's packets to plan a
     // seek, and a chunk's context frames are a few frames at most.
     static constexpr std::size_t seek_from_frames = 48;
+    // Decoders per input on the GPU unless --decode-sessions says otherwise: one NVDEC session
+    // waits on each picture it decodes, and four keep the decoding engines busy for two inputs
+    // (device_round.sh nvdec).
+    static constexpr unsigned gpu_sessions = 4;
+    // The memory chunked CPU decoding may hold in decoded frames ahead of the one given out.
+    static constexpr std::size_t host_chunk_bytes = std::size_t(1) << 30;
 
     std::string path_;
     std::optional<std::span<const std::byte>> bytes_;  // the input, when it is in memory
     DecodeOptions options_;
-    LogSink log_;           // outlives the contexts that log into it
+    LogSink log_;  // outlives the contexts that log into it
     Container container_;
     CodecContextPtr codec_;
     PacketPtr packet_;
@@ -519,12 +610,65 @@ private:
     bool count_is_exact_ = false;  // info_.frame_count is stored in the container, not estimated
     std::string cut_short_;        // what FFmpeg said on opening about the file stopping short
     std::exception_ptr failure_;
+    std::int64_t last_pts_ = AV_NOPTS_VALUE;  // of the frame given out last
+
     // Decoding on the GPU (choose_decoder): the decoder, FFmpeg's device and where the surfaces
     // go; all null on the CPU.
     const AVCodec* cuda_decoder_ = nullptr;
     BufferRefPtr cuda_device_;
     std::shared_ptr<DeviceSurfaceSink> sink_;
+    // Chunked decoding: from frame chunked_from_ on, the frames come from chunks_, decoded by
+    // other decoders of this input; this one decodes the frames before it. Last: the workers
+    // stop before the settings they copy go.
+    bool chunking_decided_ = false;
+    std::shared_ptr<const StreamTimes> chunk_times_;
+    std::size_t chunked_from_ = 0;
+    std::unique_ptr<ChunkedFrames> chunks_;
 };
+
+// A chunk worker's decoder: another Decoder of the same input.
+class ChunkWorker final : public ChunkDecoder {
+public:
+    ChunkWorker(const Decoder& primary, unsigned threads, std::shared_ptr<const StreamTimes> times)
+        : decoder_(primary, threads), times_(std::move(times)) {}
+
+    bool seek(std::size_t first) override {
+        const std::optional<SeekPlan> plan = plan_seek(*times_, first);
+        return plan && plan->target == first && decoder_.seek_to(*plan);
+    }
+
+    std::optional<Picture> next(std::int64_t& pts) override {
+        std::optional<Picture> picture = decoder_.next();
+        pts = decoder_.last_pts();
+        return picture;
+    }
+
+private:
+    Decoder decoder_;
+    std::shared_ptr<const StreamTimes> times_;
+};
+
+void Decoder::decide_chunking() {
+    chunking_decided_ = true;
+    const unsigned sessions = options_.sessions ? options_.sessions : sink_ ? gpu_sessions : 1;
+    if (sessions < 2 || !have_frame_ || !one_frame_per_packet(codec_->codec_id)) return;
+    std::optional<StreamTimes> times = stream_times();
+    if (!times) return;
+    std::vector<std::size_t> starts = keyframe_starts(*times, index_);
+    if (starts.empty()) return;
+    chunk_times_ = std::make_shared<const StreamTimes>(std::move(*times));
+    chunked_from_ = starts.front();
+    const std::size_t budget = sink_ ? sink_->buffer_bytes() : host_chunk_bytes;
+    const std::size_t queued = budget / sessions / format_.frame_bytes();
+    unsigned threads = options_.threads ? options_.threads : std::thread::hardware_concurrency();
+    threads = std::max(1u, threads / sessions);
+    chunks_ = std::make_unique<ChunkedFrames>(
+        chunk_times_, std::move(starts),
+        [this, threads, times = chunk_times_] {
+            return std::make_unique<ChunkWorker>(*this, threads, times);
+        },
+        sessions, queued);
+}
 
 }  // namespace
 

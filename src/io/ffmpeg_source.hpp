@@ -21,6 +21,10 @@ struct DecodeOptions {
     unsigned threads = 0;  // decoder threads; 0 lets libavcodec pick (about one per core)
     long long max_pixels =
         0;  // refuse larger pictures before decoding them (the fuzzer); 0: FFmpeg's limit
+    // Decoders at once on the input, each on its own chunks from one keyframe to the next
+    // (ffmpeg_chunks.hpp); 0: four when the GPU decodes (choose_decoder), one on the CPU, whose
+    // decoder's own threads already use the cores.
+    unsigned sessions = 0;
 };
 
 // What the container says about the stream, for reports and the progress line only.

@@ -116,6 +116,7 @@ OpenedInput open_video(const std::string& path, const InputOptions& options) {
 OpenedInput open_input(const InputSpec& spec, const std::function<void(std::string)>& note) {
     InputOptions options;
     options.decode.threads = spec.decode_threads;
+    options.decode.sessions = spec.decode_sessions;
     if (spec.raw) {
         validate(*spec.raw);
         options.raw = spec.raw;

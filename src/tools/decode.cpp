@@ -17,10 +17,12 @@ int main(int argc, char** argv) {
     CLI::App app{"vq-decode: decode inputs as vq reads them and report the throughput",
                  "vq-decode"};
     std::vector<std::string> paths;
-    unsigned decode_threads = 0, read_ahead_frames = 8;
+    unsigned decode_threads = 0, decode_sessions = 0, read_ahead_frames = 8;
     app.add_option("inputs", paths, "videos to read (one after the other)")->required();
     app.add_option("--decode-threads", decode_threads,
                    "FFmpeg decoder threads (0: FFmpeg's choice)");
+    app.add_option("--decode-sessions", decode_sessions,
+                   "FFmpeg decoders at once, each on its own keyframe-to-keyframe chunks (0: one)");
     app.add_option("--read-ahead", read_ahead_frames,
                    "frames read ahead (vq's default: 8; 0: none)");
     CLI11_PARSE(app, argc, argv);
@@ -29,6 +31,7 @@ int main(int argc, char** argv) {
             const auto start = std::chrono::steady_clock::now();
             vq::InputOptions options;
             options.decode.threads = decode_threads;
+            options.decode.sessions = decode_sessions;
             vq::OpenedInput input = vq::open_video(path, options);
             auto source = vq::read_ahead(std::move(input.source), read_ahead_frames);
             std::size_t frames = 0;

@@ -35,8 +35,9 @@
 #             library, every codec's CUDA run with --hwdec cuda against --hwdec none (outputs
 #             equal), the CPU fallback for H.264 4:4:4, the 4K HEVC 10-bit pair's default VMAF
 #             run end to end (frames/s, median of 5) with the CPU decoder and with NVDEC at 1, 2,
-#             4 (the default) and 7 decoders per input (--decode-sessions), and chunks of runs
-#             (--frame_skip_ref/--frame_skip_dist) with either decoder
+#             4 (the default) and 7 decoders per input (--decode-sessions), the CPU decoder alone
+#             with 1, 2 and 4 (vq-decode), and chunks of runs (--frame_skip_ref/--frame_skip_dist)
+#             with either decoder
 #   nvdec-scaling  the 4K HEVC 10-bit pair decoded by 1, 2, 4 and 7 processes at once: what
 #             bounds NVDEC's frames/s (one session, or the engines), with nvidia-smi dmon's view
 #   profile   where the time goes: Nsight Systems' kernel table of the GPU twins at 4K (those over
@@ -412,6 +413,14 @@ run_nvdec() {
   local t20; t20=$(median_wall "${bench[@]}" --frame_cnt 20 -o "$work/bench_20.json") &&
     awk -v t="$t20" 'BEGIN {printf "| default, --frame_cnt 20 | %.2f | %.0f | - |\n", t, 20 / t}' | tee -a "$out/nvdec.md"
   grep -i -E -A3 'decode' "$work/bench_cuda_4.json" | head -20 | tee -a "$out/nvdec.log"
+  # The CPU decoder alone (vq-decode, every core): one decoder with frame threads against several
+  # on chunks, each with its share of the threads.
+  if [ -x "$bin/vq-decode" ]; then
+    for sessions in 1 2 4; do
+      "$bin/vq-decode" --decode-sessions "$sessions" "$clips/bench/ref_3840x2160_hevc10.mp4" 2>&1 |
+        sed "s/^/CPU decoding, --decode-sessions $sessions: /" | tee -a "$out/nvdec.md"
+    done
+  fi
   # A chunk of a run (--frame_skip_ref/--frame_skip_dist, vq.dask's chunks) seeks or steps over
   # frames: the GPU's decoder must land on the same frames as the CPU's.
   echo "| chunk (frames skipped, counted) | --hwdec cuda equals --hwdec none |" | tee -a "$out/nvdec.md"

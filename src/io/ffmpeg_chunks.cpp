@@ -1,6 +1,7 @@
 #include "io/ffmpeg_chunks.hpp"
 
 #include <algorithm>
+#include <system_error>
 #include <utility>
 
 namespace vq::ffmpeg {
@@ -14,9 +15,16 @@ ChunkedFrames::ChunkedFrames(std::shared_ptr<const StreamTimes> times,
     const std::size_t frames = times_->presentation.size();
     for (std::size_t c = 0; c < starts.size(); ++c)
         chunks_.push_back({starts[c], c + 1 < starts.size() ? starts[c + 1] : frames, {}});
-    workers_alive_ = window_;
-    for (std::size_t w = 0; w < window_; ++w)
-        workers_.emplace_back([this, make_decoder] { work(make_decoder); });
+    std::lock_guard lock(mutex_);  // workers wait for workers_alive_ to be counted
+    try {
+        for (std::size_t w = 0; w < window_; ++w) {
+            workers_.emplace_back([this, make_decoder] { work(make_decoder); });
+            ++workers_alive_;
+        }
+    } catch (const std::system_error&) {
+        // No more threads to be had: the workers there are decode every chunk, or, with none,
+        // take() stops at the first.
+    }
 }
 
 ChunkedFrames::~ChunkedFrames() {

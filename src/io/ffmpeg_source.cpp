@@ -652,7 +652,12 @@ void Decoder::decide_chunking() {
     chunking_decided_ = true;
     const unsigned sessions = options_.sessions ? options_.sessions : sink_ ? gpu_sessions : 1;
     if (sessions < 2 || !have_frame_ || !one_frame_per_packet(codec_->codec_id)) return;
-    std::optional<StreamTimes> times = stream_times();
+    std::optional<StreamTimes> times;
+    try {
+        times = stream_times();
+    } catch (const Error&) {
+        return;  // the file cannot be opened again: this decoder, which has it open, reads on
+    }
     if (!times) return;
     std::vector<std::size_t> starts = keyframe_starts(*times, index_);
     if (starts.empty()) return;

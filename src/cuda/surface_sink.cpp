@@ -46,10 +46,23 @@ SurfaceSink::SurfaceSink(const Device& device)
       pool_(DevicePool::create(device)),
       buffer_bytes_(decoded_picture_budget(device)) {}
 
+std::shared_ptr<void> SurfaceSink::make_stream() const {
+    device_.make_current();
+    auto stream = std::make_shared<Stream>();
+    return std::shared_ptr<void>(stream, stream->get());
+}
+
 Picture SurfaceSink::convert(const VideoFormat& format, const DeviceSurface& surface) const {
     device_.make_current();  // a reader's thread
     FrameBuffer buffer = pool_->acquire(format.frame_bytes());
     if (!buffer) throw std::bad_alloc();
+    if (surface.stream) {
+        // The decoder's own stream: the unpacking follows its copy into the surface there.
+        const auto stream = static_cast<cudaStream_t>(surface.stream);
+        unpack_surface(surface, format, buffer.get(), stream);
+        synchronize(stream);
+        return Picture(format, std::move(buffer), Residence::device);
+    }
     std::lock_guard lock(mutex_);
     // FFmpeg queued its copy of the decoded picture into the surface on its device context's
     // stream (the legacy default stream when it has none), in the same primary context.

@@ -21,6 +21,7 @@ public:
 
     void* context() const override { return context_; }
     Picture convert(const VideoFormat& format, const DeviceSurface& surface) const override;
+    std::shared_ptr<void> make_stream() const override;
     std::size_t buffer_bytes() const override { return buffer_bytes_; }
 
 private:
@@ -28,8 +29,8 @@ private:
     void* context_;  // the device's primary context, a CUcontext
     std::shared_ptr<DevicePool> pool_;
     std::size_t buffer_bytes_;
-    // The reference's and the distorted input's readers convert on their own threads; one at a
-    // time uses the stream and the event.
+    // Surfaces copied on the legacy default stream are converted on this stream, one at a time
+    // (the readers convert on their own threads); those on a decoder's own stream, on that one.
     mutable std::mutex mutex_;
     Stream stream_;
     Event decoded_;

@@ -40,6 +40,12 @@ public:
     // when it returns the surface has been read and may be reused. Throws vq::Error (runtime).
     virtual Picture convert(const VideoFormat& format, const DeviceSurface& surface) const = 0;
 
+    // A stream of the sink's device for one decoder's copies into its surfaces (a CUstream), not
+    // synchronising with the legacy default stream, destroyed with its last owner: the decoders
+    // of one input (chunked decoding) then copy and convert side by side instead of one after
+    // another on the legacy default stream. Throws vq::Error (runtime).
+    virtual std::shared_ptr<void> make_stream() const = 0;
+
     // Device memory an input's decoders may fill with converted pictures ahead of the one being
     // scored (chunked decoding, io/ffmpeg_chunks.hpp).
     virtual std::size_t buffer_bytes() const = 0;

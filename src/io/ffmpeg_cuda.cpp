@@ -55,7 +55,7 @@ const AVCodec* cuda_decoder(AVCodecID codec, std::string& why) {
     return nullptr;
 }
 
-BufferRefPtr open_cuda_device(void* context, std::string& why) {
+BufferRefPtr open_cuda_device(void* context, void* stream, std::string& why) {
 #if VQ_WITH_CUDA
     BufferRefPtr device(av_hwdevice_ctx_alloc(AV_HWDEVICE_TYPE_CUDA));
     if (!device) {
@@ -63,7 +63,9 @@ BufferRefPtr open_cuda_device(void* context, std::string& why) {
         return nullptr;
     }
     auto& hardware = *reinterpret_cast<AVHWDeviceContext*>(device->data);
-    static_cast<AVCUDADeviceContext*>(hardware.hwctx)->cuda_ctx = static_cast<CUcontext>(context);
+    auto& cuda = *static_cast<AVCUDADeviceContext*>(hardware.hwctx);
+    cuda.cuda_ctx = static_cast<CUcontext>(context);
+    cuda.stream = static_cast<CUstream>(stream);
     if (const int initialised = av_hwdevice_ctx_init(device.get()); initialised < 0) {
         why = fmt::format("FFmpeg cannot use the CUDA device: {}", error_text(initialised));
         if (const std::string logged = take_logged_error(); !logged.empty())
@@ -73,6 +75,7 @@ BufferRefPtr open_cuda_device(void* context, std::string& why) {
     return device;
 #else
     (void)context;
+    (void)stream;
     why = "this FFmpeg module was built without CUDA";
     return nullptr;
 #endif

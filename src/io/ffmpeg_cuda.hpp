@@ -29,11 +29,13 @@ using BufferRefPtr = std::unique_ptr<AVBufferRef, BufferRefDeleter>;
 const AVCodec* cuda_decoder(AVCodecID codec, std::string& why);
 
 // An FFmpeg CUDA device context over `context` (a CUcontext: the runtime's primary context, which
-// FFmpeg then neither retains nor releases); null with FFmpeg's reason in `why` (no driver library
-// FFmpeg can load, FFmpeg built without CUDA). Not AV_CUDA_USE_PRIMARY_CONTEXT: FFmpeg 5.1 then
+// FFmpeg then neither retains nor releases) whose copies go on `stream` (a CUstream of that
+// context, which must outlive the device context and every codec context using it; null: the
+// legacy default stream); null with FFmpeg's reason in `why` (no driver library FFmpeg can load,
+// FFmpeg built without CUDA). Not AV_CUDA_USE_PRIMARY_CONTEXT: FFmpeg 5.1 then
 // insists on setting the primary context's flags itself, and refuses one the runtime has already
 // made active, as vq's is by the time an input is decoded.
-BufferRefPtr open_cuda_device(void* context, std::string& why);
+BufferRefPtr open_cuda_device(void* context, void* stream, std::string& why);
 
 // Makes an opened-to-be codec context decode into CUDA frames on `device`, and only so: a stream
 // the hwaccel refuses (H.264's 4:4:4 or 10-bit profiles) fails its first frame instead of being

@@ -99,9 +99,10 @@ public:
     }
 
     // Another decoder of the same input for chunked decoding (ffmpeg_chunks.hpp), decoding as
-    // `primary` does (its decoder, device, sink and allocator) with `threads` threads, its first
-    // frame decoded. Reads only what the primary set up before chunked decoding started, which
-    // does not change after, so any thread may make one while the primary decodes.
+    // `primary` does (its decoder, sink and allocator; on the GPU a stream and an FFmpeg device
+    // of its own) with `threads` threads, its first frame decoded. Reads only what the primary set
+    // up before chunked decoding started, which does not change after, so any thread may make one
+    // while the primary decodes.
     Decoder(const Decoder& primary, unsigned threads)
         : path_(primary.path_),
           bytes_(primary.bytes_),
@@ -117,9 +118,10 @@ public:
           sink_(primary.sink_) {
         options_.threads = threads;
         options_.sessions = 1;  // a worker decodes its chunks alone
-        if (primary.cuda_device_) {
-            cuda_device_.reset(av_buffer_ref(primary.cuda_device_.get()));
-            if (!cuda_device_) throw std::bad_alloc();
+        if (sink_) {
+            std::string why;
+            open_cuda(*sink_, why);
+            if (!cuda_device_) throw runtime_error(why);
         }
         take_logged_error();
         open();  // its first frame must have the primary's size and pixel format
@@ -207,9 +209,14 @@ public:
         if (!sink) return on_cpu(cpu_reason);
         std::string why;
         cuda_decoder_ = ffmpeg::cuda_decoder(codec_->codec_id, why);
-        if (cuda_decoder_) cuda_device_ = open_cuda_device(sink->context(), why);
+        try {
+            if (cuda_decoder_) open_cuda(*sink, why);
+        } catch (const Error& error) {
+            why = error.what();
+        }
         if (!cuda_device_) {
             cuda_decoder_ = nullptr;
+            cuda_stream_.reset();
             return on_cpu(why);
         }
         try {
@@ -222,6 +229,7 @@ public:
             cuda_decoder_ = nullptr;
             cuda_device_.reset();
             restart_decoder();
+            cuda_stream_.reset();  // after the codec context that used it
             return on_cpu("NVDEC does not decode it: " + why);
         }
         sink_ = sink;
@@ -229,6 +237,12 @@ public:
     }
 
 private:
+    // FFmpeg's CUDA device for this decoder, copying into its surfaces on a stream of its own.
+    void open_cuda(const DeviceSurfaceSink& sink, std::string& why) {
+        cuda_stream_ = sink.make_stream();
+        cuda_device_ = open_cuda_device(sink.context(), cuda_stream_.get(), why);
+    }
+
     // --- seeking -------------------------------------------------------------------------------
 
     // Makes frame `target`, or the last frame if there are fewer, the next frame by seeking to the
@@ -592,6 +606,9 @@ private:
     std::string path_;
     std::optional<std::span<const std::byte>> bytes_;  // the input, when it is in memory
     DecodeOptions options_;
+    // The stream FFmpeg copies decoded surfaces on (open_cuda): it outlives every FFmpeg context
+    // that uses it. Null on the CPU.
+    std::shared_ptr<void> cuda_stream_;
     LogSink log_;  // outlives the contexts that log into it
     Container container_;
     CodecContextPtr codec_;
@@ -612,8 +629,8 @@ private:
     std::exception_ptr failure_;
     std::int64_t last_pts_ = AV_NOPTS_VALUE;  // of the frame given out last
 
-    // Decoding on the GPU (choose_decoder): the decoder, FFmpeg's device and where the surfaces
-    // go; all null on the CPU.
+    // Decoding on the GPU (choose_decoder): the decoder, FFmpeg's device (on cuda_stream_) and
+    // where the surfaces go; all null on the CPU.
     const AVCodec* cuda_decoder_ = nullptr;
     BufferRefPtr cuda_device_;
     std::shared_ptr<DeviceSurfaceSink> sink_;

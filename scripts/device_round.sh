@@ -493,22 +493,25 @@ run_profile() {
 # else off.
 run_build() {
   local sysroot=$PWD/.device/sysroot/usr lib=$PWD/.device/sysroot/usr/lib/x86_64-linux-gnu
-  local with_ffmpeg=(-DVQ_FFMPEG=OFF) targets=(vq vq-synth vq_tests vq_capi_tests vq-read-floor vq_bench)
+  # VQ_BUILD_TARGETS: fewer targets for a short round (vq and vq-decode alone for nvdec).
+  local with_ffmpeg=(-DVQ_FFMPEG=OFF) targets
+  read -r -a targets <<< "${VQ_BUILD_TARGETS:-vq vq-synth vq_tests vq_capi_tests vq-read-floor vq_bench}"
   if [ -f "$ffmpeg/lib/pkgconfig/libavformat.pc" ]; then
     # Its pkg-config files alone, found again on every configure; its own pkg-config where the
     # image has none.
     export PKG_CONFIG_LIBDIR=$ffmpeg/lib/pkgconfig
     with_ffmpeg=(-DVQ_FFMPEG=ON -U"*VQ_FFMPEG_LIBS*")
     command -v pkg-config > /dev/null || with_ffmpeg+=(-DPKG_CONFIG_EXECUTABLE="$ffmpeg/bin/pkg-config")
-    targets+=(vq-decode)
+    [ -z "${VQ_BUILD_TARGETS:-}" ] && targets+=(vq-decode)
   fi
   step configure build.log cmake -S . -B build-cuda -G Ninja -DCMAKE_BUILD_TYPE=Release -DVQ_CUDA=ON \
     "${with_ffmpeg[@]}" -DVQ_BENCH=ON -DVQ_PYTHON=OFF -DCMAKE_PREFIX_PATH="$sysroot" \
     -DPNG_PNG_INCLUDE_DIR="$sysroot/include" -DPNG_LIBRARY="$lib/libpng16.so" \
     -DZLIB_INCLUDE_DIR="$sysroot/include" -DZLIB_LIBRARY="$lib/libz.so"
   step build build.log cmake --build build-cuda -j "$(nproc)" --target "${targets[@]}"
-  cp build-cuda/vq build-cuda/vq-synth build-cuda/tests/vq_tests build-cuda/tests/vq_capi_tests \
-     build-cuda/bench/vq-read-floor build-cuda/bench/vq_bench "$bin/"
+  for built in vq vq-synth tests/vq_tests tests/vq_capi_tests bench/vq-read-floor bench/vq_bench; do
+    [ -f "build-cuda/$built" ] && cp "build-cuda/$built" "$bin/"
+  done
   # vq loads the FFmpeg module from beside itself; vq_tests and vq-decode, which link it, find it
   # in build-cuda (their RUNPATH).
   if [ -f build-cuda/libvq_ffmpeg.so ] && [ -f "$ffmpeg/lib/pkgconfig/libavformat.pc" ]; then

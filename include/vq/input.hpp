@@ -22,8 +22,7 @@ struct InputSpec {
     std::string path;
     std::optional<VideoFormat> raw;
     unsigned decode_threads = 0;  // FFmpeg decoder threads; 0 lets FFmpeg pick (about one per core)
-    // FFmpeg decoders at once, each on its own chunks from one keyframe to the next; 0: four when
-    // the GPU decodes (--hwdec), one on the CPU.
+    // FFmpeg decoders at once, each on its own chunks from one keyframe to the next; 0 or 1: one.
     unsigned decode_sessions = 0;
 };
 

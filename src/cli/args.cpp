@@ -124,7 +124,7 @@ Arguments parse_arguments(int argc, char** argv) {
                    "core; at most one per core)");
     app.add_option("--decode-sessions", args.decode_sessions,
                    "FFmpeg decoders per input, each on its own chunks from one keyframe to the "
-                   "next (default: 4 when the GPU decodes, 1 on the CPU)")
+                   "next (default: 1)")
         ->check(CLI::Range(0u, max_decode_sessions));
     std::vector<std::string> features, models, aom_ctc, nflx_ctc;
     app.add_option("--feature", features,

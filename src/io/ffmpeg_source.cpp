@@ -596,10 +596,6 @@ private:
     // A step of fewer frames decodes them: cheaper than reading the whole file's packets to plan a
     // seek, and a chunk's context frames are a few frames at most.
     static constexpr std::size_t seek_from_frames = 48;
-    // Decoders per input on the GPU unless --decode-sessions says otherwise: one NVDEC session
-    // waits on each picture it decodes, and four keep the decoding engines busy for two inputs
-    // (device_round.sh nvdec).
-    static constexpr unsigned gpu_sessions = 4;
     // The memory chunked CPU decoding may hold in decoded frames ahead of the one given out.
     static constexpr std::size_t host_chunk_bytes = std::size_t(1) << 30;
 
@@ -667,7 +663,7 @@ private:
 
 void Decoder::decide_chunking() {
     chunking_decided_ = true;
-    const unsigned sessions = options_.sessions ? options_.sessions : sink_ ? gpu_sessions : 1;
+    const unsigned sessions = std::max(options_.sessions, 1u);
     if (sessions < 2 || !have_frame_ || !one_frame_per_packet(codec_->codec_id)) return;
     std::optional<StreamTimes> times;
     try {

@@ -12,7 +12,6 @@
 #include <iterator>
 #include <map>
 #include <mutex>
-#include <ostream>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -191,15 +190,8 @@ TEST(ChunkedFrames, HoldsNoMoreThanItsWindowAndQueues) {
 
 // --- real decoders on encoded clips -----------------------------------------------------------
 
-constexpr int clip_frames = 90;
-
-fs::path encoded_clip(const fs::path& path, const std::string& codec_options) {
-    const bool made =
-        test::ffmpeg(fmt::format("-f lavfi -i testsrc2=size=96x64:rate=25 -frames:v {} -vf "
-                                 "noise=alls=20:allf=t,format=yuv420p {} {}",
-                                 clip_frames, codec_options, test::quoted(path)));
-    return made ? path : fs::path();
-}
+constexpr int clip_frames = test::keyframe_clip_frames;
+using test::keyframe_clip;
 
 std::vector<Picture> read_from(const fs::path& path, unsigned sessions, std::size_t first = 0,
                                unsigned threads = 0) {
@@ -231,22 +223,13 @@ void expect_same_frames(const std::vector<Picture>& want, const std::vector<Pict
         ASSERT_TRUE(test::same_picture(got[i], want[i])) << what << ": frame " << i;
 }
 
-struct Codec {
-    const char* name;
-    const char* encoder;
-    const char* file;
-    const char* options;
-};
-
-void PrintTo(const Codec& codec, std::ostream* out) { *out << codec.name << ": " << codec.options; }
-
-class FfmpegChunks : public testing::TestWithParam<Codec> {};
+class FfmpegChunks : public testing::TestWithParam<test::KeyframeCodec> {};
 
 TEST_P(FfmpegChunks, SeveralDecodersGiveTheSingleDecodersFrames) {
     VQ_REQUIRE_FFMPEG();
-    const Codec& codec = GetParam();
+    const test::KeyframeCodec& codec = GetParam();
     if (!test::have_encoder(codec.encoder)) GTEST_SKIP() << "ffmpeg lacks " << codec.encoder;
-    const fs::path clip = encoded_clip(
+    const fs::path clip = keyframe_clip(
         test::scratch_dir(std::string("ffmpeg_chunks_") + codec.name) / codec.file, codec.options);
     ASSERT_FALSE(clip.empty());
     const std::vector<Picture> single = read_from(clip, 1);
@@ -260,25 +243,19 @@ TEST_P(FfmpegChunks, SeveralDecodersGiveTheSingleDecodersFrames) {
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Codecs, FfmpegChunks,
-    testing::Values(
-        // B-frames in a pyramid, keyframes every 12 frames and at scene cuts: MP4 (an edit list
-        // shifts its timestamps) and Matroska (timestamps in milliseconds).
-        Codec{"h264_mp4", "libx264", "a.mp4",
-              "-c:v libx264 -g 12 -x264-params bframes=3:b-pyramid=normal"},
-        Codec{"h264_mkv", "libx264", "a.mkv",
-              "-c:v libx264 -g 12 -x264-params bframes=3:b-pyramid=normal"},
-        // H.264's open GOPs: recovery-point keyframes whose leading B-frames need the GOP before.
-        Codec{"h264_open_gop", "libx264", "a.mkv",
-              "-c:v libx264 -g 12 -x264-params bframes=3:open-gop=1"},
-        // HEVC's open GOPs: pictures after a CRA keyframe in decoding order shown before it,
-        // which the chunk before decodes.
-        Codec{"hevc_open_gop", "libx265", "a.mkv",
-              "-c:v libx265 -x265-params keyint=12:min-keyint=12:open-gop=1:bframes=3:log-level=0"},
-        Codec{"vp9", "libvpx-vp9", "a.webm", "-c:v libvpx-vp9 -g 12 -lag-in-frames 16 -b:v 200k"},
-        Codec{"ffv1", "ffv1", "a.mkv", "-c:v ffv1 -g 5"}),
-    [](const testing::TestParamInfo<Codec>& info) { return std::string(info.param.name); });
+// The seek test's codecs, and H.264's open GOPs: recovery-point keyframes whose leading B-frames
+// need the GOP before, which the chunk before decodes.
+std::vector<test::KeyframeCodec> chunk_codecs() {
+    std::vector<test::KeyframeCodec> codecs = test::keyframe_codecs();
+    codecs.push_back({"h264_open_gop", "libx264", "a.mkv",
+                      "-c:v libx264 -g 12 -x264-params bframes=3:open-gop=1"});
+    return codecs;
+}
+
+INSTANTIATE_TEST_SUITE_P(Codecs, FfmpegChunks, testing::ValuesIn(chunk_codecs()),
+                         [](const testing::TestParamInfo<test::KeyframeCodec>& info) {
+                             return std::string(info.param.name);
+                         });
 
 // Damage in a chunk a worker decodes, and a file cut short in its last chunk: the run ends with
 // the single decoder's error, at the same frame, after the same frames.
@@ -287,7 +264,7 @@ TEST(FfmpegChunksDamage, EndsWithTheSingleDecodersErrorAtTheSameFrame) {
     if (!test::have_encoder("libx264")) GTEST_SKIP() << "ffmpeg lacks libx264";
     const fs::path dir = test::scratch_dir("ffmpeg_chunks_damage");
     const fs::path clip =
-        encoded_clip(dir / "a.mkv", "-c:v libx264 -g 12 -bf 0 -x264-params scenecut=0");
+        keyframe_clip(dir / "a.mkv", "-c:v libx264 -g 12 -bf 0 -x264-params scenecut=0");
     ASSERT_FALSE(clip.empty());
     const fs::path damaged = test::damaged_copy(clip, 44);
     const std::string single = error_reading(damaged, 1);

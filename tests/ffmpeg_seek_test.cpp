@@ -5,7 +5,6 @@
 // the end counts the frames by seeking to the last one; a step shorter than 48 frames decodes.
 #include <cstring>
 #include <filesystem>
-#include <ostream>
 #include <string>
 #include <vector>
 
@@ -24,18 +23,8 @@ using test::damaged_copy;
 using test::ffmpeg;
 using test::quoted;
 
-constexpr int clip_frames = 90;
-
-// A moving test pattern with noise (so that every frame differs from its neighbours), encoded
-// with `codec_options` into `path`.
-fs::path encoded_clip(const fs::path& path, const std::string& codec_options) {
-    const bool made =
-        ffmpeg(fmt::format("-f lavfi -i testsrc2=size=96x64:rate=25 -frames:v {} -vf "
-                           "noise=alls=20:allf=t,format=yuv420p "
-                           "{} {}",
-                           clip_frames, codec_options, quoted(path)));
-    return made ? path : fs::path();
-}
+constexpr int clip_frames = test::keyframe_clip_frames;
+using test::keyframe_clip;
 
 std::vector<Picture> read_from(const fs::path& path, std::size_t first) {
     auto source = open_video(path.string(), {}).source;
@@ -61,48 +50,28 @@ void expect_every_start_exact(const fs::path& clip) {
     }
 }
 
-struct Codec {
-    const char* name;
-    const char* encoder;
-    const char* file;
-    const char* options;
-};
-
-void PrintTo(const Codec& codec, std::ostream* out) { *out << codec.name << ": " << codec.options; }
-
-class FfmpegSeek : public testing::TestWithParam<Codec> {};
+class FfmpegSeek : public testing::TestWithParam<test::KeyframeCodec> {};
 
 TEST_P(FfmpegSeek, EveryStartEqualsTheFullDecode) {
     VQ_REQUIRE_FFMPEG();
-    const Codec& codec = GetParam();
+    const test::KeyframeCodec& codec = GetParam();
     if (!test::have_encoder(codec.encoder)) GTEST_SKIP() << "ffmpeg lacks " << codec.encoder;
-    expect_every_start_exact(encoded_clip(
+    expect_every_start_exact(keyframe_clip(
         test::scratch_dir(std::string("ffmpeg_seek_") + codec.name) / codec.file, codec.options));
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Codecs, FfmpegSeek,
-    testing::Values(
-        // B-frames in a pyramid, keyframes every 12 frames and at scene cuts: MP4 (an edit list
-        // shifts its timestamps) and Matroska (timestamps in milliseconds).
-        Codec{"h264_mp4", "libx264", "a.mp4",
-              "-c:v libx264 -g 12 -x264-params bframes=3:b-pyramid=normal"},
-        Codec{"h264_mkv", "libx264", "a.mkv",
-              "-c:v libx264 -g 12 -x264-params bframes=3:b-pyramid=normal"},
-        // HEVC's open GOPs: pictures after a CRA keyframe in decoding order shown before it.
-        Codec{"hevc_open_gop", "libx265", "a.mkv",
-              "-c:v libx265 -x265-params keyint=12:min-keyint=12:open-gop=1:bframes=3:log-level=0"},
-        Codec{"vp9", "libvpx-vp9", "a.webm", "-c:v libvpx-vp9 -g 12 -lag-in-frames 16 -b:v 200k"},
-        Codec{"ffv1", "ffv1", "a.mkv", "-c:v ffv1 -g 5"}),
-    [](const testing::TestParamInfo<Codec>& info) { return std::string(info.param.name); });
+INSTANTIATE_TEST_SUITE_P(Codecs, FfmpegSeek, testing::ValuesIn(test::keyframe_codecs()),
+                         [](const testing::TestParamInfo<test::KeyframeCodec>& info) {
+                             return std::string(info.param.name);
+                         });
 
 // Frame 5 damaged: the full decode fails there, and a start after the next keyframes never
 // decodes it, so the seek really skipped the frames before them.
 TEST(FfmpegSeekSkipsDecoding, DamageBeforeTheKeyframeIsNeverDecoded) {
     VQ_REQUIRE_FFMPEG();
     if (!test::have_encoder("libx264")) GTEST_SKIP() << "ffmpeg lacks libx264";
-    const fs::path clip = encoded_clip(test::scratch_dir("ffmpeg_seek_damage") / "a.mkv",
-                                       "-c:v libx264 -g 12 -bf 0 -x264-params scenecut=0");
+    const fs::path clip = keyframe_clip(test::scratch_dir("ffmpeg_seek_damage") / "a.mkv",
+                                        "-c:v libx264 -g 12 -bf 0 -x264-params scenecut=0");
     ASSERT_FALSE(clip.empty());
     const fs::path damaged = damaged_copy(clip, 5);
     EXPECT_THROW(read_from(damaged, 0), Error);
@@ -117,7 +86,7 @@ TEST(FfmpegSeekPastTheEnd, CountsTheFramesAndEndsTheStream) {
     VQ_REQUIRE_FFMPEG();
     if (!test::have_encoder("libx264")) GTEST_SKIP() << "ffmpeg lacks libx264";
     const fs::path clip =
-        encoded_clip(test::scratch_dir("ffmpeg_seek_past_end") / "a.mp4", "-c:v libx264 -g 12");
+        keyframe_clip(test::scratch_dir("ffmpeg_seek_past_end") / "a.mp4", "-c:v libx264 -g 12");
     ASSERT_FALSE(clip.empty());
     for (const std::size_t step : {std::size_t(clip_frames), std::size_t(1000)}) {
         auto source = open_video(clip.string(), {}).source;
@@ -137,8 +106,8 @@ TEST(FfmpegSeekChunk, AChunkOfAnMp4EqualsTheWholeRunsFrames) {
     VQ_REQUIRE_FFMPEG();
     if (!test::have_encoder("libx264")) GTEST_SKIP() << "ffmpeg lacks libx264";
     const fs::path dir = test::scratch_dir("ffmpeg_seek_chunk");
-    const fs::path reference = encoded_clip(dir / "ref.mp4", "-c:v libx264 -g 12 -bf 3 -crf 10");
-    const fs::path distorted = encoded_clip(dir / "dist.mkv", "-c:v libx264 -g 15 -bf 2 -crf 35");
+    const fs::path reference = keyframe_clip(dir / "ref.mp4", "-c:v libx264 -g 12 -bf 3 -crf 10");
+    const fs::path distorted = keyframe_clip(dir / "dist.mkv", "-c:v libx264 -g 15 -bf 2 -crf 35");
     ASSERT_FALSE(reference.empty() || distorted.empty());
     Job job;
     job.reference.path = reference.string();

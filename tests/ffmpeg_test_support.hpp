@@ -7,9 +7,11 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <ostream>
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
+#include <vector>
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -51,6 +53,46 @@ inline bool ffmpeg(const std::string& arguments) {
     const auto result = run_shell("ffmpeg -hide_banner -nostdin -loglevel error -y " + arguments);
     EXPECT_EQ(result.exit_code, 0) << "ffmpeg " << arguments << "\n" << result.output;
     return result.exit_code == 0;
+}
+
+// Frames in a keyframe_clip().
+inline constexpr int keyframe_clip_frames = 90;
+
+// A moving test pattern with noise (so that every frame differs from its neighbours), 96x64,
+// keyframe_clip_frames frames, encoded with `codec_options` into `path`; empty if ffmpeg failed.
+inline std::filesystem::path keyframe_clip(const std::filesystem::path& path,
+                                           const std::string& codec_options) {
+    const bool made =
+        ffmpeg(fmt::format("-f lavfi -i testsrc2=size=96x64:rate=25 -frames:v {} -vf "
+                           "noise=alls=20:allf=t,format=yuv420p {} {}",
+                           keyframe_clip_frames, codec_options, quoted(path)));
+    return made ? path : std::filesystem::path();
+}
+
+// An encoder setting for keyframe_clip() that seeking and chunked decoding are tested on.
+struct KeyframeCodec {
+    const char* name;
+    const char* encoder;
+    const char* file;
+    const char* options;
+};
+
+inline void PrintTo(const KeyframeCodec& codec, std::ostream* out) {
+    *out << codec.name << ": " << codec.options;
+}
+
+// B-frames in a pyramid, keyframes every 12 frames and at scene cuts: MP4 (an edit list shifts
+// its timestamps) and Matroska (timestamps in milliseconds); HEVC's open GOPs (pictures after a
+// CRA keyframe in decoding order shown before it); VP9 with hidden frames; FFV1.
+inline std::vector<KeyframeCodec> keyframe_codecs() {
+    return {{"h264_mp4", "libx264", "a.mp4",
+             "-c:v libx264 -g 12 -x264-params bframes=3:b-pyramid=normal"},
+            {"h264_mkv", "libx264", "a.mkv",
+             "-c:v libx264 -g 12 -x264-params bframes=3:b-pyramid=normal"},
+            {"hevc_open_gop", "libx265", "a.mkv",
+             "-c:v libx265 -x265-params keyint=12:min-keyint=12:open-gop=1:bframes=3:log-level=0"},
+            {"vp9", "libvpx-vp9", "a.webm", "-c:v libvpx-vp9 -g 12 -lag-in-frames 16 -b:v 200k"},
+            {"ffv1", "ffv1", "a.mkv", "-c:v ffv1 -g 5"}};
 }
 
 // The same format and the same bytes.

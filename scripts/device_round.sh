@@ -34,8 +34,8 @@
 #   nvdec     GPU decoding (the clips prepare_device.sh --clips packed): the driver's NVDEC
 #             library, every codec's CUDA run with --hwdec cuda against --hwdec none (outputs
 #             equal), the CPU fallback for H.264 4:4:4, the 4K HEVC 10-bit pair's default VMAF
-#             run end to end (frames/s, median of 5) with the CPU decoder and with NVDEC at 1, 2,
-#             4 (the default) and 7 decoders per input (--decode-sessions), the CPU decoder alone
+#             run end to end (frames/s, median of 5) with the CPU decoder and with NVDEC at 1 (the
+#             default), 2, 4 and 7 decoders per input (--decode-sessions), the CPU decoder alone
 #             with 1, 2 and 4 (vq-decode), and chunks of runs (--frame_skip_ref/--frame_skip_dist)
 #             with either decoder
 #   nvdec-scaling  the 4K HEVC 10-bit pair decoded by 1, 2, 4 and 7 processes at once: what

@@ -39,6 +39,10 @@ int usable_device_count() noexcept {
     return usable;
 }
 
+void start_driver(int gpu) noexcept {
+    if (gpu >= 0 && gpu < device_count() && cudaSetDevice(gpu) != cudaSuccess) cudaGetLastError();
+}
+
 Device::Device(int ordinal) : ordinal_(ordinal) {
     const int count = device_count();
     if (ordinal < 0 || ordinal >= count)

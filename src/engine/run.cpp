@@ -1,6 +1,7 @@
 // vq::run: a Job's inputs opened, its session built and driven by the frame loop (driver.cpp).
 #include "vq/run.hpp"
 
+#include <future>
 #include <memory>
 #include <utility>
 
@@ -23,13 +24,24 @@ ScoreTable run(const Job& job, RunObserver& observer) {
     if (needs_reference && job.reference.path.empty())
         throw usage_error("-r/--reference is required by the requested features");
 
-    OpenedInput distorted_input = open_input(job.distorted, note);
+    // A run that may decode on the GPU leaves its containers' decoders to the choice below; both
+    // inputs open at once (probing a 4K stream and decoding its first frame take a good part of
+    // a second). The distorted input's error, if any, is the one reported.
+    const DecoderStart start =
+        job.hwdec != HardwareDecoding::none && job.session.backend != Backend::cpu
+            ? DecoderStart::at_choice
+            : DecoderStart::on_opening;
+    std::future<OpenedInput> reference_opening;
+    if (needs_reference)
+        reference_opening =
+            std::async(std::launch::async, [&] { return open_input(job.reference, note, start); });
+    OpenedInput distorted_input = open_input(job.distorted, note, start);
     std::unique_ptr<FrameSource> distorted = std::move(distorted_input.source);
     FrameSource& decoded_distorted = *distorted;  // under --scale's wrapper, which owns it
     if (job.scale) distorted = scale_frames(std::move(distorted), *job.scale);
     std::unique_ptr<FrameSource> reference;
     if (needs_reference) {
-        OpenedInput reference_input = open_input(job.reference, note);
+        OpenedInput reference_input = reference_opening.get();
         reference = std::move(reference_input.source);
         check_compatible(*reference, *distorted);
         if (const std::string warning = frame_rate_warning(reference_input, distorted_input);

@@ -6,8 +6,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <future>
 #include <optional>
 #include <stdexcept>
+#include <system_error>
 
 #include <fmt/format.h>
 
@@ -61,6 +63,7 @@ struct Session::Impl {
     std::size_t history_depth = 0;     // earlier reference pictures any feature reads
     SharedReference shared_reference;  // a many-input run's (SessionInternals)
     std::chrono::steady_clock::time_point first_push;
+    std::future<void> driver_start;  // cuda::start_driver, begun when the session was made
 
     void bind(Backend backend);
     void choose_twins(Backend backend);
@@ -75,6 +78,17 @@ struct Session::Impl {
 Session::Session(SessionConfig config) : impl_(std::make_unique<Impl>()) {
     impl_->config = config;
     if (impl_->config.subsample == 0) impl_->config.subsample = 1;
+#if VQ_WITH_CUDA
+    // The driver starts while the caller opens its inputs (vq::run decodes their first frames
+    // meanwhile); start() then finds the device ready. The CUDA runtime serialises its own start,
+    // so nothing waits for this but the session's end.
+    if (config.backend != Backend::cpu) try {
+            impl_->driver_start =
+                std::async(std::launch::async, [gpu = config.gpu] { cuda::start_driver(gpu); });
+        } catch (const std::system_error&) {
+            // No thread to be had: the driver starts when start() needs it.
+        }
+#endif
 }
 
 Session::~Session() = default;

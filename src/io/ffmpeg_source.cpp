@@ -83,27 +83,32 @@ public:
           allocator_(recycling_allocator()) {
         install_log_handler();
         take_logged_error();  // an earlier input's leftovers explain nothing here
-        open();
-        std::string why;
-        const auto format =
-            picture_format(AVPixelFormat(frame_->format), frame_->width, frame_->height, why);
-        if (!format) fail_open(why);
-        format_ = *format;
-        try {
-            validate(format_);
-        } catch (const Error& error) {
-            fail_open(error.what());
-        }
+        open_stream();
+        if (options_.await_decoder_choice)
+            if (const std::optional<VideoFormat> announced = announced_format()) {
+                // Nothing is decoded before choose_decoder() or the first frame asked for: a run
+                // that decodes on the GPU never starts the CPU's decoder (its frame threads would
+                // decode a dozen 4K frames, and zero their buffers, before giving the first).
+                format_ = *announced;
+                awaiting_choice_ = true;
+                describe_stream(stream_->codecpar->format);
+                return;
+            }
+        start_decoding();
+        format_ = first_frame_format();
         pixel_format_ = frame_->format;
-        describe_stream();
+        describe_stream(pixel_format_);
     }
 
     // Another decoder of the same input for chunked decoding (ffmpeg_chunks.hpp), decoding as
     // `primary` does (its decoder, sink and allocator; on the GPU a stream and an FFmpeg device
-    // of its own) with `threads` threads, its first frame decoded. Reads only what the primary set
-    // up before chunked decoding started, which does not change after, so any thread may make one
-    // while the primary decodes.
-    Decoder(const Decoder& primary, unsigned threads)
+    // of its own) with `threads` threads. It decodes nothing until it seeks (ChunkWorker::seek);
+    // its codec takes `parameters`, the primary's stream's, and its container is probed again
+    // only where the streams are found by reading packets (`probe`). Reads only what the primary
+    // set up before chunked decoding started, which does not change after, so any thread may make
+    // one while the primary decodes.
+    Decoder(const Decoder& primary, unsigned threads, const AVCodecParameters& parameters,
+            bool probe)
         : path_(primary.path_),
           bytes_(primary.bytes_),
           options_(primary.options_),
@@ -114,17 +119,23 @@ public:
           info_(primary.info_),
           allocator_(primary.allocator_),
           count_is_exact_(primary.count_is_exact_),
+          cpu_decoder_(primary.cpu_decoder_),
           cuda_decoder_(primary.cuda_decoder_),
           sink_(primary.sink_) {
         options_.threads = threads;
         options_.sessions = 1;  // a worker decodes its chunks alone
+        options_.await_decoder_choice = false;
         if (sink_) {
             std::string why;
             open_cuda(*sink_, why);
             if (!cuda_device_) throw runtime_error(why);
         }
         take_logged_error();
-        open();  // its first frame must have the primary's size and pixel format
+        container_ = open_container(probe);
+        if (primary.stream_index_ >= int(container_.format->nb_streams))
+            fail_open("opened again, it has fewer streams");
+        use_stream(primary.stream_index_);
+        open_decoder(parameters);  // check_frame holds its frames to the primary's format
     }
 
     const VideoFormat& format() const override { return format_; }
@@ -133,6 +144,7 @@ public:
 
     std::optional<Picture> next() override {
         return guarded([this]() -> std::optional<Picture> {
+            if (awaiting_choice_) start_on_cpu();
             if (!chunking_decided_) decide_chunking();
             if (chunks_ && index_ >= chunked_from_) return take_chunked();
             std::optional<Picture> picture = decode_next();
@@ -185,6 +197,7 @@ public:
     // the end seeks to the last frame and steps over it: counting a long title's frames reads its
     // packets, not its pictures.
     std::size_t skip_frames(std::size_t count) override {
+        if (awaiting_choice_) guarded([this] { start_on_cpu(); });
         if (count >= seek_from_frames && index_ == 0 && have_frame_ && !failure_ &&
             one_frame_per_packet(codec_->codec_id))
             if (const std::optional<std::size_t> reached = seek_toward(count))
@@ -197,18 +210,33 @@ public:
     }
 
     // The GPU's decoder is tried from the start of the file: its first frame must decode, into a
-    // surface that holds the CPU decoder's picture format; otherwise the CPU decoder starts over.
+    // surface that holds the input's picture format; otherwise the CPU decoder starts over. An
+    // input opened to await this choice starts its chosen decoder here, so that a frame it cannot
+    // decode fails here as it would have on opening.
     DecoderChoice choose_decoder(const std::shared_ptr<DeviceSurfaceSink>& sink,
                                  const std::string& cpu_reason) override {
-        if (index_ != 0 || !have_frame_ || failure_ || sink_)
+        if (index_ != 0 || !(have_frame_ || awaiting_choice_) || failure_ || sink_)
             throw std::logic_error("choose_decoder() after the first frame was taken");
-        const std::string codec = avcodec_get_name(codec_->codec_id);
+        // A decoder that cannot start fails the source, as on opening.
+        return guarded([&] { return choose_and_start(sink, cpu_reason); });
+    }
+
+private:
+    // choose_decoder(): the GPU's decoder where it decodes the first frame, else the CPU's.
+    DecoderChoice choose_and_start(const std::shared_ptr<DeviceSurfaceSink>& sink,
+                                   const std::string& cpu_reason) {
+        const bool fresh = std::exchange(awaiting_choice_, false);  // nothing decoded yet
+        const std::string codec = avcodec_get_name(stream_->codecpar->codec_id);
         const auto on_cpu = [&](const std::string& why) {
             return DecoderChoice{false, fmt::format("{} (CPU, {})", codec, why)};
         };
-        if (!sink) return on_cpu(cpu_reason);
+        const auto stay_on_cpu = [&](const std::string& why) {
+            if (fresh) start_on_cpu();
+            return on_cpu(why);
+        };
+        if (!sink) return stay_on_cpu(cpu_reason);
         std::string why;
-        cuda_decoder_ = ffmpeg::cuda_decoder(codec_->codec_id, why);
+        cuda_decoder_ = ffmpeg::cuda_decoder(stream_->codecpar->codec_id, why);
         try {
             if (cuda_decoder_) open_cuda(*sink, why);
         } catch (const Error& error) {
@@ -217,10 +245,15 @@ public:
         if (!cuda_device_) {
             cuda_decoder_ = nullptr;
             cuda_stream_.reset();
-            return on_cpu(why);
+            return stay_on_cpu(why);
         }
         try {
-            restart_decoder();
+            if (fresh) {
+                start_decoding();
+                pixel_format_ = frame_->format;
+            } else {
+                restart_decoder();
+            }
             cuda_surface(*frame_, format_, why);
         } catch (const Error& error) {
             why = error.what();
@@ -228,7 +261,7 @@ public:
         if (!why.empty()) {
             cuda_decoder_ = nullptr;
             cuda_device_.reset();
-            restart_decoder();
+            restart_decoder();     // the container too: the GPU's decoder has read from it
             cuda_stream_.reset();  // after the codec context that used it
             return on_cpu("NVDEC does not decode it: " + why);
         }
@@ -236,7 +269,6 @@ public:
         return {true, fmt::format("{} via NVDEC (cuda)", codec)};
     }
 
-private:
     // FFmpeg's CUDA device for this decoder, copying into its surfaces on a stream of its own.
     void open_cuda(const DeviceSurfaceSink& sink, std::string& why) {
         cuda_stream_ = sink.make_stream();
@@ -262,7 +294,7 @@ private:
     std::optional<StreamTimes> stream_times() {
         std::optional<StreamTimes> times;
         {
-            Container packets = open_container();
+            Container packets = open_container(streams_need_probing());
             times = read_stream_times(*packets.format, stream_index_);
         }
         // What reading the packets logged is about the whole file: the decoding reports it where
@@ -314,7 +346,25 @@ private:
     void restart_decoder() {
         pixel_format_ = AV_PIX_FMT_NONE;
         restart();
+        adopt_first_frame();
+    }
+
+    // The CPU's decoder for an input that awaited the choice of its decoder.
+    void start_on_cpu() {
+        awaiting_choice_ = false;
+        start_decoding();
+        adopt_first_frame();
+    }
+
+    // The first frame of a decoder started after the input's format was fixed: on the CPU its
+    // pictures must have that format (the GPU's surfaces are checked by cuda_surface); its pixel
+    // format (AV_PIX_FMT_CUDA for the GPU's) is the one the later frames must keep.
+    void adopt_first_frame() {
         pixel_format_ = frame_->format;
+        if (pixel_format_ == AV_PIX_FMT_CUDA) return;
+        if (const VideoFormat first = first_frame_format(); first != format_)
+            fail_open(fmt::format("its first frame is {}, but its stream announces {}",
+                                  describe(first), describe(format_)));
     }
 
     // --- opening -------------------------------------------------------------------------------
@@ -329,8 +379,19 @@ private:
 
     // The container, its decoder and its first frame (frame_), from the start of the file.
     void open() {
-        container_ = open_container();
-        open_decoder();
+        open_stream();
+        start_decoding();
+    }
+
+    // The container, probed, and its video stream.
+    void open_stream() {
+        container_ = open_container(true);
+        select_stream();
+    }
+
+    // The decoder (the GPU's once chosen) and its first frame, from the start of the stream.
+    void start_decoding() {
+        open_decoder(*stream_->codecpar);
         // What opening logged (probing other streams, say) is not damage to a frame, unless it
         // says that the file stops short: the end of the stream then reports it.
         if (std::string opening = log_.take(); reports_truncation(opening))
@@ -339,7 +400,39 @@ private:
         if (!have_frame_) fail_open("no frame could be decoded");
     }
 
-    Container open_container() {
+    // The format of the first frame decoded (frame_); fail_open where vq cannot take it.
+    VideoFormat first_frame_format() const {
+        std::string why;
+        const auto format =
+            picture_format(AVPixelFormat(frame_->format), frame_->width, frame_->height, why);
+        if (!format) fail_open(why);
+        try {
+            validate(*format);
+        } catch (const Error& error) {
+            fail_open(error.what());
+        }
+        return *format;
+    }
+
+    // The format the stream's parameters announce where vq can take it; otherwise nullopt, and
+    // the first frame decides (and explains).
+    std::optional<VideoFormat> announced_format() const {
+        const AVCodecParameters& parameters = *stream_->codecpar;
+        std::string why;
+        std::optional<VideoFormat> format = picture_format(
+            AVPixelFormat(parameters.format), parameters.width, parameters.height, why);
+        try {
+            if (format) validate(*format);
+        } catch (const Error&) {
+            return std::nullopt;
+        }
+        return format;
+    }
+
+    // `probe`: avformat_find_stream_info, which reads and decodes the first packets to find what
+    // the header does not say; a decoder of a stream already probed needs none where the header
+    // lists the streams.
+    Container open_container(bool probe) {
         Container container;
         AVFormatContext* context = avformat_alloc_context();
         if (!context) throw std::bad_alloc();
@@ -380,12 +473,17 @@ private:
             fail_open("not a video file FFmpeg can read", opened);
         }
         container.format.reset(context);
-        if (const int found = avformat_find_stream_info(context, nullptr); found < 0)
-            fail_open("cannot find its streams", found);
+        if (probe)
+            if (const int found = avformat_find_stream_info(context, nullptr); found < 0)
+                fail_open("cannot find its streams", found);
         return container;
     }
 
-    void open_decoder() {
+    // Whether another opening of this container must probe it to find the streams this one has.
+    bool streams_need_probing() const { return container_.format->ctx_flags & AVFMTCTX_NOHEADER; }
+
+    // The input's video stream and its CPU decoder, chosen as FFmpeg's tools do.
+    void select_stream() {
         AVFormatContext* context = container_.format.get();
         const AVCodec* decoder = nullptr;  // the stream's CPU decoder
         const int best = av_find_best_stream(context, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0);
@@ -398,19 +496,27 @@ private:
             fail_open(fmt::format("this FFmpeg has no decoder for its video codec ({})", codec));
         }
         if (best < 0) fail_open("cannot choose a video stream", best);
-        stream_index_ = best;
-        stream_ = context->streams[best];
+        use_stream(best);
         if (stream_->disposition & AV_DISPOSITION_ATTACHED_PIC)
             fail_open("it has no video stream (only a cover picture)");
+        cpu_decoder_ = decoder;
+    }
+
+    void use_stream(int index) {
+        AVFormatContext* context = container_.format.get();
+        stream_index_ = index;
+        stream_ = context->streams[index];
         // Packets of the other streams are then not even read.
         for (unsigned i = 0; i < context->nb_streams; ++i)
-            if (int(i) != best) context->streams[i]->discard = AVDISCARD_ALL;
+            if (int(i) != index) context->streams[i]->discard = AVDISCARD_ALL;
+    }
 
-        if (cuda_decoder_) decoder = cuda_decoder_;
+    // The chosen decoder (the GPU's or the CPU's) for a stream with these parameters.
+    void open_decoder(const AVCodecParameters& parameters) {
+        const AVCodec* decoder = cuda_decoder_ ? cuda_decoder_ : cpu_decoder_;
         codec_.reset(avcodec_alloc_context3(decoder));
         if (!codec_) throw std::bad_alloc();
-        if (const int copied = avcodec_parameters_to_context(codec_.get(), stream_->codecpar);
-            copied < 0)
+        if (const int copied = avcodec_parameters_to_context(codec_.get(), &parameters); copied < 0)
             fail_open("cannot set up the decoder", copied);
         codec_->pkt_timebase = stream_->time_base;
         codec_->opaque = &log_;
@@ -424,7 +530,8 @@ private:
             fail_open(fmt::format("cannot open the {} decoder", decoder->name), opened);
     }
 
-    void describe_stream() {
+    // info_, with the pixel format of the first frame or of the stream's announcement.
+    void describe_stream(int pixel_format) {
         const AVRational rate = av_guess_frame_rate(container_.format.get(), stream_, nullptr);
         if (rate.num > 0 && rate.den > 0) {
             info_.rate_num = rate.num;
@@ -447,10 +554,13 @@ private:
         }
         info_.stream_bit_rate = std::max<long long>(0, stream_->codecpar->bit_rate);
         info_.container_bit_rate = std::max<long long>(0, container_.format->bit_rate);
-        const char* profile = avcodec_profile_name(codec_->codec_id, codec_->profile);
-        info_.description = fmt::format("{}{}, {}", avcodec_get_name(codec_->codec_id),
+        // The decoder's profile where it has decoded a frame (it reads the stream's own headers).
+        const AVCodecID codec = stream_->codecpar->codec_id;
+        const char* profile =
+            avcodec_profile_name(codec, codec_ ? codec_->profile : stream_->codecpar->profile);
+        info_.description = fmt::format("{}{}, {}", avcodec_get_name(codec),
                                         profile ? fmt::format(" ({})", profile) : std::string(),
-                                        pixel_format_name(pixel_format_));
+                                        pixel_format_name(pixel_format));
     }
 
     // --- decoding ------------------------------------------------------------------------------
@@ -625,6 +735,10 @@ private:
     std::exception_ptr failure_;
     std::int64_t last_pts_ = AV_NOPTS_VALUE;  // of the frame given out last
 
+    // Opened to await choose_decoder() (DecodeOptions::await_decoder_choice): the stream is
+    // found and format_ is its announcement; no decoder is open and nothing is decoded yet.
+    bool awaiting_choice_ = false;
+    const AVCodec* cpu_decoder_ = nullptr;
     // Decoding on the GPU (choose_decoder): the decoder, FFmpeg's device (on cuda_stream_) and
     // where the surfaces go; all null on the CPU.
     const AVCodec* cuda_decoder_ = nullptr;
@@ -639,11 +753,19 @@ private:
     std::unique_ptr<ChunkedFrames> chunks_;
 };
 
+// What every chunk worker of an input starts from: the stream's timestamps, its codec parameters
+// as the primary's probing found them, and whether its container must be probed again.
+struct ChunkBasis {
+    std::shared_ptr<const StreamTimes> times;
+    std::shared_ptr<const AVCodecParameters> parameters;
+    bool probe = true;
+};
+
 // A chunk worker's decoder: another Decoder of the same input.
 class ChunkWorker final : public ChunkDecoder {
 public:
-    ChunkWorker(const Decoder& primary, unsigned threads, std::shared_ptr<const StreamTimes> times)
-        : decoder_(primary, threads), times_(std::move(times)) {}
+    ChunkWorker(const Decoder& primary, unsigned threads, const ChunkBasis& basis)
+        : decoder_(primary, threads, *basis.parameters, basis.probe), times_(basis.times) {}
 
     bool seek(std::size_t first) override {
         const std::optional<SeekPlan> plan = plan_seek(*times_, first);
@@ -674,7 +796,11 @@ void Decoder::decide_chunking() {
     if (!times) return;
     std::vector<std::size_t> starts = keyframe_starts(*times, index_);
     if (starts.empty()) return;
+    CodecParametersPtr parameters(avcodec_parameters_alloc());
+    if (!parameters) throw std::bad_alloc();
+    if (avcodec_parameters_copy(parameters.get(), stream_->codecpar) < 0) return;
     chunk_times_ = std::make_shared<const StreamTimes>(std::move(*times));
+    const ChunkBasis basis{chunk_times_, std::move(parameters), streams_need_probing()};
     chunked_from_ = starts.front();
     const std::size_t budget = sink_ ? sink_->buffer_bytes() : host_chunk_bytes;
     const std::size_t queued = budget / sessions / format_.frame_bytes();
@@ -682,9 +808,7 @@ void Decoder::decide_chunking() {
     threads = std::max(1u, threads / sessions);
     chunks_ = std::make_unique<ChunkedFrames>(
         chunk_times_, std::move(starts),
-        [this, threads, times = chunk_times_] {
-            return std::make_unique<ChunkWorker>(*this, threads, times);
-        },
+        [this, threads, basis] { return std::make_unique<ChunkWorker>(*this, threads, basis); },
         sessions, queued);
 }
 

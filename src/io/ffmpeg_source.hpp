@@ -25,6 +25,10 @@ struct DecodeOptions {
     // (ffmpeg_chunks.hpp); 0 or 1: one. Measured slower than one on 200-frame 4K HEVC clips, on
     // NVDEC and on the CPU (README): each decoder's opening costs more than it saves there.
     unsigned sessions = 0;
+    // Decode nothing until FrameSource::choose_decoder() or the first frame asked for, taking the
+    // format the stream announces (where vq can take it): for a run that may decode on the GPU,
+    // which then never starts the CPU's decoder. Errors of the first frame come from that call.
+    bool await_decoder_choice = false;
 };
 
 // What the container says about the stream, for reports and the progress line only.
@@ -47,8 +51,10 @@ public:
 // Opens the file and decodes its first frame, so that format() is the decoded pictures' real
 // format. Throws vq::Error (runtime), one line naming the file, when the file is missing or is
 // not a media file, has no video stream, needs a decoder FFmpeg lacks, decodes to a pixel format
-// vq cannot take exactly, or yields no frame. next() throws, naming the file and the frame, on a
-// read or decode error, a corrupt or truncated frame, or a change of size or pixel format.
+// vq cannot take exactly, or yields no frame (with DecodeOptions::await_decoder_choice, the first
+// frame's errors come from choose_decoder() or the first next()). next() throws, naming the file
+// and the frame, on a read or decode error, a corrupt or truncated frame, or a change of size or
+// pixel format.
 std::unique_ptr<FfmpegSource> open_ffmpeg(const std::string& path,
                                           const DecodeOptions& options = {});
 

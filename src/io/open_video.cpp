@@ -113,10 +113,12 @@ OpenedInput open_video(const std::string& path, const InputOptions& options) {
     return input;
 }
 
-OpenedInput open_input(const InputSpec& spec, const std::function<void(std::string)>& note) {
+OpenedInput open_input(const InputSpec& spec, const std::function<void(std::string)>& note,
+                       DecoderStart start) {
     InputOptions options;
     options.decode.threads = spec.decode_threads;
     options.decode.sessions = spec.decode_sessions;
+    options.decode.await_decoder_choice = start == DecoderStart::at_choice;
     if (spec.raw) {
         validate(*spec.raw);
         options.raw = spec.raw;

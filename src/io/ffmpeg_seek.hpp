@@ -19,10 +19,14 @@ extern "C" {
 
 namespace vq::ffmpeg {
 
-// How to reach frame `target` (counted from 0 in presentation order): seek the stream to
-// `seek_timestamp` with AVSEEK_FLAG_BACKWARD (a keyframe at or before the planned one), decode,
-// drop the frames presented before `keyframe_pts`, and the target is the frame with
-// `target_pts`, after exactly `frames_between` frames with keyframe_pts <= pts < target_pts.
+// How to reach frame `target` (counted from 0 in presentation order): seek the stream with
+// AVSEEK_FLAG_BACKWARD to `keyframe_pts`, the planned keyframe's own time, or, where that lands
+// past the keyframe, to `seek_timestamp` (the lower of its pts and dts: a keyframe at or before
+// it whatever a demuxer's seek takes, pts or dts); decode, drop the frames presented before
+// keyframe_pts, and the target is the frame with `target_pts`, after exactly `frames_between`
+// frames with keyframe_pts <= pts < target_pts. (MP4's and Matroska's demuxers seek by pts: the
+// first lands on the keyframe there, where the second lands a whole GOP early when B-frames put
+// its dts below its pts.)
 struct SeekPlan {
     std::size_t target = 0;
     std::int64_t seek_timestamp = 0;

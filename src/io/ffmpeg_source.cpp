@@ -162,8 +162,14 @@ public:
     // Makes frame plan.target the next frame by seeking (ffmpeg_seek.hpp); false, the decoder
     // then anywhere in the stream, when the container or the decoder does not follow the plan.
     bool seek_to(const SeekPlan& plan) {
+        return (plan.keyframe_pts != plan.seek_timestamp && seek_to(plan, plan.keyframe_pts)) ||
+               seek_to(plan, plan.seek_timestamp);
+    }
+
+    // seek_to(plan) by one timestamp.
+    bool seek_to(const SeekPlan& plan, std::int64_t timestamp) {
         try {
-            if (av_seek_frame(container_.format.get(), stream_index_, plan.seek_timestamp,
+            if (av_seek_frame(container_.format.get(), stream_index_, timestamp,
                               AVSEEK_FLAG_BACKWARD) < 0)
                 return false;
             avcodec_flush_buffers(codec_.get());

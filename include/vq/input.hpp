@@ -22,7 +22,8 @@ struct InputSpec {
     std::string path;
     std::optional<VideoFormat> raw;
     unsigned decode_threads = 0;  // FFmpeg decoder threads; 0 lets FFmpeg pick (about one per core)
-    // FFmpeg decoders at once, each on its own chunks from one keyframe to the next; 0 or 1: one.
+    // FFmpeg decoders at once, each on its own chunks from one keyframe to the next; 0: automatic
+    // (three NVDEC sessions for a stream of at least 400 frames decoded on the GPU, else one).
     unsigned decode_sessions = 0;
 };
 

@@ -27,7 +27,7 @@ struct Arguments {
     int bit_depth = 0;               // raw YUV
     std::optional<ScaleSpec> scale;  // --scale: the distorted videos' pictures are scaled to this
     unsigned decode_threads = 0;     // FFmpeg decoder threads per input; 0: FFmpeg's choice
-    unsigned decode_sessions = 0;    // FFmpeg decoders per input; 0: one
+    unsigned decode_sessions = 0;    // FFmpeg decoders per input; 0: automatic
     HardwareDecoding hwdec = HardwareDecoding::automatic;  // --hwdec
     // --feature and the presets' features, in order (a preset's features yield to an earlier
     // request writing the same outputs, as in libvmaf)

@@ -24,18 +24,23 @@ ScoreTable run(const Job& job, RunObserver& observer) {
     if (needs_reference && job.reference.path.empty())
         throw usage_error("-r/--reference is required by the requested features");
 
-    // A run that may decode on the GPU leaves its containers' decoders to the choice below; both
-    // inputs open at once (probing a 4K stream and decoding its first frame take a good part of
-    // a second). The distorted input's error, if any, is the one reported.
-    const DecoderStart start =
-        job.hwdec != HardwareDecoding::none && job.session.backend != Backend::cpu
-            ? DecoderStart::at_choice
-            : DecoderStart::on_opening;
+    // A run that may decode on the GPU leaves its containers' decoders to the choice below, and
+    // a run that stops early says where; both inputs open at once (probing a 4K stream and
+    // decoding its first frame take a good part of a second). The distorted input's error, if
+    // any, is the one reported.
+    const auto use = [&job](std::size_t skipped) {
+        InputUse use;
+        use.await_decoder_choice =
+            job.hwdec != HardwareDecoding::none && job.session.backend != Backend::cpu;
+        if (job.frames.frame_count) use.frames_read = skipped + job.frames.frame_count;
+        return use;
+    };
     std::future<OpenedInput> reference_opening;
     if (needs_reference)
-        reference_opening =
-            std::async(std::launch::async, [&] { return open_input(job.reference, note, start); });
-    OpenedInput distorted_input = open_input(job.distorted, note, start);
+        reference_opening = std::async(std::launch::async, [&] {
+            return open_input(job.reference, note, use(job.frames.skip_reference));
+        });
+    OpenedInput distorted_input = open_input(job.distorted, note, use(job.frames.skip_distorted));
     std::unique_ptr<FrameSource> distorted = std::move(distorted_input.source);
     FrameSource& decoded_distorted = *distorted;  // under --scale's wrapper, which owns it
     if (job.scale) distorted = scale_frames(std::move(distorted), *job.scale);

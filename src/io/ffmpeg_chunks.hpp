@@ -1,9 +1,10 @@
 // Several decoders on one input: the frames from one keyframe to the next (a chunk) are decoded by
 // whichever of `decoders` worker threads is free, each with a decoder of its own, and handed out
 // in order (--decode-sessions). One hardware decoder session works through a stream one picture at
-// a time, waiting for each; several sessions on chunks of the same stream are meant to keep more of
-// the GPU's decoding engines busy. Not the default: on a 200-frame 4K clip they measured slower than
-// one decoder (README), opening each decoder costing more than it saved.
+// a time, waiting for each, on one of the GPU's decoding engines; several sessions on chunks of the
+// same stream keep more engines busy. The driver starts and ends sessions one at a time (60 to 85
+// ms each on an H100), so they pay only on longer videos: the default is three on the GPU from
+// 400 frames (Decoder::sessions_wanted in ffmpeg_source.cpp), one otherwise.
 //
 // Every frame a worker decodes is checked against the stream's timestamps (ffmpeg_seek.hpp): the
 // chunk's frames, in order, with exactly the timestamps the packets announce, and nothing after

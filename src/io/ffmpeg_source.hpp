@@ -22,13 +22,16 @@ struct DecodeOptions {
     long long max_pixels =
         0;  // refuse larger pictures before decoding them (the fuzzer); 0: FFmpeg's limit
     // Decoders at once on the input, each on its own chunks from one keyframe to the next
-    // (ffmpeg_chunks.hpp); 0 or 1: one. Measured slower than one on 200-frame 4K HEVC clips, on
-    // NVDEC and on the CPU (README): each decoder's opening costs more than it saves there.
+    // (ffmpeg_chunks.hpp); 0: automatic (three on the GPU for a stream of at least 400 frames,
+    // else one: Decoder::sessions_wanted).
     unsigned sessions = 0;
     // Decode nothing until FrameSource::choose_decoder() or the first frame asked for, taking the
     // format the stream announces (where vq can take it): for a run that may decode on the GPU,
     // which then never starts the CPU's decoder. Errors of the first frame come from that call.
     bool await_decoder_choice = false;
+    // The caller reads no more than this many frames from the start (0: all): no decoder is
+    // started on chunks past them, nor more decoders than so many frames repay.
+    std::size_t frames_read = 0;
 };
 
 // What the container says about the stream, for reports and the progress line only.

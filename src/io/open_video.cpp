@@ -114,11 +114,12 @@ OpenedInput open_video(const std::string& path, const InputOptions& options) {
 }
 
 OpenedInput open_input(const InputSpec& spec, const std::function<void(std::string)>& note,
-                       DecoderStart start) {
+                       const InputUse& use) {
     InputOptions options;
     options.decode.threads = spec.decode_threads;
     options.decode.sessions = spec.decode_sessions;
-    options.decode.await_decoder_choice = start == DecoderStart::at_choice;
+    options.decode.await_decoder_choice = use.await_decoder_choice;
+    options.decode.frames_read = use.frames_read;
     if (spec.raw) {
         validate(*spec.raw);
         options.raw = spec.raw;

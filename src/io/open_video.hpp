@@ -42,15 +42,19 @@ bool ffmpeg_available();
 // Throws vq::Error (runtime) naming the file for any failure to open or understand it.
 OpenedInput open_video(const std::string& path, const InputOptions& options);
 
-// When a container input starts decoding: on opening (its first frame decoded there), or at
-// FrameSource::choose_decoder() for a run that may decode it on the GPU
-// (DecodeOptions::await_decoder_choice).
-enum class DecoderStart { on_opening, at_choice };
+// How a run reads an input, which a container input is opened for (DecodeOptions).
+struct InputUse {
+    // Start no decoder before FrameSource::choose_decoder(): the run may decode on the GPU.
+    bool await_decoder_choice = false;
+    // The frames read from the start where the run stops early (--frame_skip_* + --frame_cnt);
+    // 0: all.
+    std::size_t frames_read = 0;
+};
 
 // Opens one input of a run as its InputSpec says (vq/input.hpp). `note` hears the one-line
 // warning (no newline, "warning: ...") about bytes after a raw YUV file's last whole frame.
 OpenedInput open_input(const InputSpec& spec, const std::function<void(std::string)>& note,
-                       DecoderStart start = DecoderStart::on_opening);
+                       const InputUse& use = {});
 
 // A warning (one line, "warning: ...") when both frame rates are known and differ: frames are
 // paired by position, so a 24 and a 25 frames/s input are compared picture by picture, not in

@@ -10,6 +10,11 @@
 #   bench/   a 4K HEVC 10-bit reference and distorted clip of 200 frames (CRF 29 and 34, a fixed
 #            noise pattern, a closed GOP every 48 frames as a streaming encode's 2-second
 #            segments have), the end-to-end figure of issue 24
+#   long/    bench/'s pair three times over (ref_600.mp4, dist_600.mp4: 600 frames, copied, not
+#            re-encoded), long enough that a GPU run decodes each input with three NVDEC sessions
+#            by default. prepare_device.sh does not pack it (46 MB: with the rest, more than one
+#            device call carries); copy it to .device/long and carry that with .device/bin,
+#            .device/sysroot and .device/ffmpeg instead of .device
 #   ladder/  a 4K H.264 reference (CRF 20, 48 frames) and six 4K encodes of it (H.264 CRF 26 and
 #            34, HEVC CRF 30 and 38, AV1 CRF 40 and 52): issue 22's codec comparison on the GPU
 #
@@ -20,7 +25,7 @@
 set -euo pipefail
 dest=${1:?usage: make_codec_clips.sh DEST [--no-bench]}
 bench=yes; [ "${2:-}" = --no-bench ] && bench=no
-mkdir -p "$dest/parity" "$dest/bench" "$dest/ladder"
+mkdir -p "$dest/parity" "$dest/bench" "$dest/long" "$dest/ladder"
 
 # The noise: temporal on the small clips, so that every frame carries residuals; a fixed pattern
 # on the 4K clips, which keeps them small enough to carry to the GPU machine (11 and 4 MB).
@@ -52,6 +57,11 @@ if [ $bench = yes ]; then
   segments=keyint=48:min-keyint=48:open-gop=0:log-level=error
   encode "$dest/bench/ref_3840x2160_hevc10.mp4" 3840x2160 200 "${hevc10[@]}" -x265-params crf=29:$segments
   encode "$dest/bench/dist_3840x2160_hevc10.mp4" 3840x2160 200 "${hevc10[@]}" -x265-params crf=34:$segments
+  for role in ref dist; do
+    long=$dest/long/${role}_600.mp4 part=$dest/bench/${role}_3840x2160_hevc10.mp4
+    [ -s "$long" ] || ffmpeg -hide_banner -nostdin -loglevel error -y -f concat -safe 0 \
+      -i <(for _ in 1 2 3; do echo "file '$(realpath "$part")'"; done) -c copy "$long"
+  done
   ladder=$dest/ladder
   encode "$ladder/ref.mp4" 3840x2160 48 -pix_fmt yuv420p -c:v libx264 -preset veryfast -crf 20
   rung() {  # name ffmpeg-output-options...

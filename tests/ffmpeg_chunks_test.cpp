@@ -12,6 +12,7 @@
 #include <iterator>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -193,15 +194,22 @@ TEST(ChunkedFrames, HoldsNoMoreThanItsWindowAndQueues) {
 constexpr int clip_frames = test::keyframe_clip_frames;
 using test::keyframe_clip;
 
+// The frames from `first` on; with `frames_read`, the first frames_read of the stream at most,
+// the source told so (DecodeOptions::frames_read).
 std::vector<Picture> read_from(const fs::path& path, unsigned sessions, std::size_t first = 0,
-                               unsigned threads = 0) {
+                               unsigned threads = 0, std::size_t frames_read = 0) {
     InputOptions options;
     options.decode.sessions = sessions;
     options.decode.threads = threads;
+    options.decode.frames_read = frames_read;
     auto source = open_video(path.string(), options).source;
     EXPECT_EQ(source->skip_frames(first), first);
     std::vector<Picture> pictures;
-    while (auto picture = source->next()) pictures.push_back(std::move(*picture));
+    for (std::size_t frame = first; !frames_read || frame < frames_read; ++frame) {
+        std::optional<Picture> picture = source->next();
+        if (!picture) break;
+        pictures.push_back(std::move(*picture));
+    }
     return pictures;
 }
 
@@ -241,6 +249,10 @@ TEST_P(FfmpegChunks, SeveralDecodersGiveTheSingleDecodersFrames) {
         const std::vector<Picture> rest(single.begin() + std::ptrdiff_t(first), single.end());
         expect_same_frames(rest, read_from(clip, 3, first), fmt::format("from frame {}", first));
     }
+    // A run that reads 30 frames: the chunks from keyframes past them are not decoded, and the
+    // last one read runs on past the 30th.
+    const std::vector<Picture> head(single.begin(), single.begin() + 30);
+    expect_same_frames(head, read_from(clip, 3, 0, 0, 30), "30 frames read");
 }
 
 // The seek test's codecs, and H.264's open GOPs: recovery-point keyframes whose leading B-frames

@@ -87,8 +87,8 @@ public:
         if (options_.await_decoder_choice)
             if (const std::optional<VideoFormat> announced = announced_format()) {
                 // Nothing is decoded before choose_decoder() or the first frame asked for: a run
-                // that decodes on the GPU never starts the CPU's decoder (its frame threads would
-                // decode a dozen 4K frames, and zero their buffers, before giving the first).
+                // that decodes on the GPU never starts the CPU's decoder (with frame threads it
+                // takes in up to a frame per thread, zeroing each new buffer, before giving one).
                 format_ = *announced;
                 awaiting_choice_ = true;
                 describe_stream(stream_->codecpar->format);
@@ -256,7 +256,7 @@ private:
         try {
             if (fresh) {
                 start_decoding();
-                pixel_format_ = frame_->format;
+                adopt_first_frame();
             } else {
                 restart_decoder();
             }

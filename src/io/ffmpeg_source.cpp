@@ -415,17 +415,26 @@ private:
         if (!have_frame_) fail_open("no frame could be decoded");
     }
 
+    // The format of pictures of this pixel format and size where vq can take them exactly;
+    // otherwise nullopt, and `why`.
+    static std::optional<VideoFormat> takeable_format(int pixel_format, int width, int height,
+                                                      std::string& why) {
+        std::optional<VideoFormat> format =
+            picture_format(AVPixelFormat(pixel_format), width, height, why);
+        try {
+            if (format) validate(*format);
+        } catch (const Error& error) {
+            why = error.what();
+            return std::nullopt;
+        }
+        return format;
+    }
+
     // The format of the first frame decoded (frame_); fail_open where vq cannot take it.
     VideoFormat first_frame_format() const {
         std::string why;
-        const auto format =
-            picture_format(AVPixelFormat(frame_->format), frame_->width, frame_->height, why);
+        const auto format = takeable_format(frame_->format, frame_->width, frame_->height, why);
         if (!format) fail_open(why);
-        try {
-            validate(*format);
-        } catch (const Error& error) {
-            fail_open(error.what());
-        }
         return *format;
     }
 
@@ -434,14 +443,7 @@ private:
     std::optional<VideoFormat> announced_format() const {
         const AVCodecParameters& parameters = *stream_->codecpar;
         std::string why;
-        std::optional<VideoFormat> format = picture_format(
-            AVPixelFormat(parameters.format), parameters.width, parameters.height, why);
-        try {
-            if (format) validate(*format);
-        } catch (const Error&) {
-            return std::nullopt;
-        }
-        return format;
+        return takeable_format(parameters.format, parameters.width, parameters.height, why);
     }
 
     // `probe`: avformat_find_stream_info, which reads and decodes the first packets to find what

@@ -182,9 +182,7 @@ VQ_KERNEL_INLINE bool any(I32 mask) {
 #endif
 }
 
-VQ_KERNEL_INLINE HalfI32 low_half(I32 v) {
-    return __builtin_shufflevector(v, v, VQ_VIF_LOW_HALF);
-}
+VQ_KERNEL_INLINE HalfI32 low_half(I32 v) { return __builtin_shufflevector(v, v, VQ_VIF_LOW_HALF); }
 
 VQ_KERNEL_INLINE HalfI32 high_half(I32 v) {
     return __builtin_shufflevector(v, v, VQ_VIF_HIGH_HALF);
@@ -204,11 +202,11 @@ VQ_KERNEL_INLINE HalfI32 high_half(I32 v) {
 // for every i (measured over all of them). 2048 fl32(log2 i) is 2048 log2 i rounded to a
 // multiple of 2^-9 (a float step in [15, 16) is 2^-20), so it reaches j + 1/2 exactly where
 // 2048 log2 i >= j + 1/2 - 2^-10 (no i but a power of two has its logarithm on a tie). Hence
-// t = floor(z + 1/2 + 2^-10), z the evaluated 2048 log2 m, wherever that sum is farther than
-// `ambiguity` (covering z's error and the sum's rounding) from an integer; the rest, 16 of the
-// 32768 i, read the table.
+// t = the integer nearest w = z + 2^-10, z the evaluated 2048 log2 m (the 2^-10 is folded into
+// the intervals' offsets), wherever w is farther than `ambiguity` (covering z's error and w's
+// rounding) from a half; the rest, 16 of the 32768 i, read the table.
 struct Log2Source {
-    __m512 offset[2];  // -2048 log2 r of intervals 0-15 and 16-31
+    __m512 offset[2];  // -2048 log2 r + 2^-10 of intervals 0-15 and 16-31
     __m512 ratio[2];   // r
     const std::uint16_t* table;
     static constexpr float ambiguity = 1.0f / 4096;
@@ -218,7 +216,7 @@ struct Log2Source {
         for (int interval = 0; interval < 32; ++interval) {
             const double middle = 1.0 + (interval + 0.5) / 32.0;
             ratio[interval] = float(std::round(512.0 / middle) / 512.0);
-            offset[interval] = float(-2048.0 * std::log2(double(ratio[interval])));
+            offset[interval] = float(-2048.0 * std::log2(double(ratio[interval])) + 1.0 / 1024);
         }
         return {{_mm512_load_ps(offset), _mm512_load_ps(offset + 16)},
                 {_mm512_load_ps(ratio), _mm512_load_ps(ratio + 16)},
@@ -228,10 +226,9 @@ struct Log2Source {
 
 VQ_KERNEL_INLINE Log2Source make_log2_source() { return Log2Source::make(); }
 
-// v's leading 16 bits as a float (exact).
-VQ_KERNEL_INLINE __m256 leading_bits(F64 v) {
-    return _mm512_cvtpd_ps((__m512d)((I64)v & std::int64_t(0xffffffe000000000)));
-}
+// The logarithms below are L(v) plus the float exponent's bias times 2048: the callers'
+// differences cancel it, and their one constant takes it away.
+inline constexpr std::int32_t log2_bias = 127 * 2048;
 
 // The ambiguous lanes of logs(), from the table.
 [[gnu::noinline]] I32 logs_from_table(const Log2Source& source, __m512i bits, I32 values,
@@ -241,22 +238,21 @@ VQ_KERNEL_INLINE __m256 leading_bits(F64 v) {
     std::memcpy(float_bits, &bits, sizeof float_bits);
     for (; lanes_to_fix != 0; lanes_to_fix &= lanes_to_fix - 1) {
         const int l = __builtin_ctz(lanes_to_fix);
-        const int exponent = (float_bits[l] >> 23) - 127;
+        const int biased_exponent = float_bits[l] >> 23;
         const int index = ((float_bits[l] >> 8) & 0x7fff) + 32768;
-        fixed[l] = source.table[index - log2_table_first] + 2048 * (exponent - 15);
+        fixed[l] = source.table[index - log2_table_first] + 2048 * (biased_exponent - 15);
     }
     std::memcpy(&values, fixed, sizeof fixed);
     return values;
 }
 
-// L(v) for doubles holding integers >= 2^17 (low's lanes, then high's); lanes outside `mask`
-// are left undefined.
-VQ_KERNEL_INLINE I32 logs(const Log2Source& source, F64 low, F64 high, I32 mask) {
-    const __m512 x = _mm512_insertf32x8(_mm512_castps256_ps512(leading_bits(low)),
-                                        leading_bits(high), 1);
+// L(v) + log2_bias for floats whose leading 16 significant bits are those of integers v >= 2^17
+// (the bits below are ignored); lanes outside `mask` are left undefined.
+VQ_KERNEL_INLINE I32 logs_of_leading_bits(const Log2Source& source, __m512 x, I32 mask) {
     const __m512i bits = (__m512i)x;
-    const __m512 m = (__m512)_mm512_or_si512(_mm512_and_si512(bits, _mm512_set1_epi32(0x007fffff)),
-                                             _mm512_set1_epi32(0x3f800000));
+    // m: the 15 mantissa bits below the leading one, under a zero exponent ((A & B) | C).
+    const __m512 m = (__m512)_mm512_ternarylogic_epi32(bits, _mm512_set1_epi32(0x007fff00),
+                                                       _mm512_set1_epi32(0x3f800000), 0xea);
     const __m512i interval = _mm512_srli_epi32(bits, 18);  // the permutes read bits 0-4
     const __m512 r = _mm512_permutex2var_ps(source.ratio[0], interval, source.ratio[1]);
     const __m512 log2_r = _mm512_permutex2var_ps(source.offset[0], interval, source.offset[1]);
@@ -265,21 +261,35 @@ VQ_KERNEL_INLINE I32 logs(const Log2Source& source, F64 low, F64 high, I32 mask)
     __m512 series = _mm512_set1_ps(float(scale / 3));
     series = _mm512_fmadd_ps(series, u, _mm512_set1_ps(float(-scale / 2)));
     series = _mm512_fmadd_ps(series, u, _mm512_set1_ps(float(scale)));
-    const __m512 shifted = _mm512_add_ps(_mm512_fmadd_ps(series, u, log2_r),
-                                         _mm512_set1_ps(0.5f + 1.0f / 1024));
-    const __m512i t = _mm512_cvttps_epi32(shifted);  // the floor: shifted > 0
-    const __m512 fraction = _mm512_sub_ps(shifted, _mm512_cvtepi32_ps(t));
+    const __m512 w = _mm512_fmadd_ps(series, u, log2_r);
+    constexpr int nearest = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
+    const __m512i t = _mm512_cvt_roundps_epi32(w, nearest);
+    const __m512 from_nearest = _mm512_reduce_ps(w, nearest);  // w - t, exactly
     const __mmask16 ambiguous =
-        (_mm512_cmp_ps_mask(fraction, _mm512_set1_ps(Log2Source::ambiguity), _CMP_LT_OQ) |
-         _mm512_cmp_ps_mask(fraction, _mm512_set1_ps(1.0f - Log2Source::ambiguity),
-                            _CMP_GT_OQ)) &
-        _mm512_movepi32_mask((__m512i)mask);
-    const I32 values = (I32)_mm512_sub_epi32(
-        _mm512_add_epi32(_mm512_slli_epi32(_mm512_srli_epi32(bits, 23), 11), t),
-        _mm512_set1_epi32(127 * 2048));
+        _mm512_mask_cmp_ps_mask(_mm512_movepi32_mask((__m512i)mask), _mm512_abs_ps(from_nearest),
+                                _mm512_set1_ps(0.5f - Log2Source::ambiguity), _CMP_GT_OQ);
+    const I32 values = (I32)_mm512_add_epi32(_mm512_slli_epi32(_mm512_srli_epi32(bits, 23), 11), t);
     if (ambiguous != 0) [[unlikely]]
         return logs_from_table(source, bits, values, ambiguous);
     return values;
+}
+
+// Truncated towards zero, as rounding could carry into the leading bits.
+constexpr int truncating = _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC;
+
+// L(v) + log2_bias for doubles holding integers >= 2^17 (low's lanes, then high's); lanes
+// outside `mask` are left undefined.
+VQ_KERNEL_INLINE I32 logs(const Log2Source& source, F64 low, F64 high, I32 mask) {
+    const __m512 x =
+        _mm512_insertf32x8(_mm512_castps256_ps512(_mm512_cvt_roundpd_ps((__m512d)low, truncating)),
+                           _mm512_cvt_roundpd_ps((__m512d)high, truncating), 1);
+    return logs_of_leading_bits(source, x, mask);
+}
+
+// L(sigma1_sq + noise_variance) + log2_bias for sigma1_sq in [0, 2^31): the sum fits a uint32.
+VQ_KERNEL_INLINE I32 logs_above_noise(const Log2Source& source, I32 sigma1_sq, I32 mask) {
+    const U32 v = (U32)sigma1_sq + std::uint32_t(noise_variance);
+    return logs_of_leading_bits(source, _mm512_cvt_roundepu32_ps((__m512i)v, truncating), mask);
 }
 #else
 // L(v) of spec §2.5 from the table, loaded entry by entry: that measured faster than the gathers
@@ -289,6 +299,8 @@ using Log2Source = const std::uint16_t*;
 
 VQ_KERNEL_INLINE Log2Source make_log2_source() { return log2_table().data(); }
 
+inline constexpr std::int32_t log2_bias = 0;  // what logs() adds to L(v)
+
 // L(v) for doubles holding integers >= 2^17 (low's lanes, then high's); lanes outside `mask`
 // are left undefined (they read some entry of the table).
 VQ_KERNEL_INLINE I32 logs(const Log2Source& table, F64 low, F64 high, I32 /*mask*/) {
@@ -296,7 +308,7 @@ VQ_KERNEL_INLINE I32 logs(const Log2Source& table, F64 low, F64 high, I32 /*mask
     int l = 0;
     for (const F64 half : {low, high}) {
         const I64 bits = (I64)half;
-        const I64 exponent = (bits >> 52) - 1023;  // floor(log2 v)
+        const I64 exponent = (bits >> 52) - 1023;       // floor(log2 v)
         const I64 index = ((bits >> 37) & 0x7fff) + 1;  // (v >> (exponent - 15)) - 32767
         const I64 dropped = 2048 * (exponent - 15);
         for (int h = 0; h < lanes / 2; ++h, ++l)
@@ -306,16 +318,30 @@ VQ_KERNEL_INLINE I32 logs(const Log2Source& table, F64 low, F64 high, I32 /*mask
     std::memcpy(&result, values, sizeof result);
     return result;
 }
+
+// L(sigma1_sq + noise_variance) for sigma1_sq in [0, 2^31).
+VQ_KERNEL_INLINE I32 logs_above_noise(const Log2Source& table, I32 sigma1_sq, I32 mask) {
+    const double noise = noise_variance;
+    return logs(table, to_double(low_half(sigma1_sq)) + noise,
+                to_double(high_half(sigma1_sq)) + noise, mask);
+}
 #endif
 
-// The test hook of Kernels::fixed_log2: L(v) one value at a time, through logs().
+// The test hook of Kernels::fixed_log2: L(v) one value at a time, through logs(), and through
+// logs_above_noise() too where v - noise_variance fits an int32: where they disagree, -1.
 void fixed_log2_of(const double* values, std::int64_t* out, std::size_t count) {
     const Log2Source source = make_log2_source();
     I32 first_lane{};
     first_lane[0] = -1;
     for (std::size_t i = 0; i < count; ++i) {
         const F64 v = F64{} + values[i];
-        out[i] = logs(source, v, v, first_lane)[0];
+        out[i] = logs(source, v, v, first_lane)[0] - log2_bias;
+        const double above_noise = values[i] - noise_variance;
+        if (above_noise < 2147483648.0 &&
+            logs_above_noise(source, I32{} + std::int32_t(above_noise), first_lane)[0] -
+                    log2_bias !=
+                out[i])
+            out[i] = -1;
     }
 }
 
@@ -327,21 +353,22 @@ struct LaneSums {
 };
 
 // Spec §2.6 for `lanes` pixels, lane for lane the plain accumulate_pixel().
-VQ_KERNEL_INLINE void accumulate(I32 sigma1_sq_i, I32 sigma2_sq_i, I32 sigma12_i,
-                                 double gain_limit, const Log2Source& log2, LaneSums& sums) {
+VQ_KERNEL_INLINE void accumulate(I32 sigma1_sq_i, I32 sigma2_sq_i, I32 sigma12_i, double gain_limit,
+                                 const Log2Source& log2, LaneSums& sums) {
     const I32 zero{};
     const I32 is_log = sigma1_sq_i >= noise_variance;  // all ones or zero per lane
     const I32 non_log_sigma2_sq = is_log ? zero : sigma2_sq_i;
-    sums.num_non_log += to_int64(low_half(non_log_sigma2_sq)) + to_int64(high_half(non_log_sigma2_sq));
+    sums.num_non_log +=
+        to_int64(low_half(non_log_sigma2_sq)) + to_int64(high_half(non_log_sigma2_sq));
     sums.den_non_log += is_log + 1;
     // Flat areas skip the logarithms and the division, the costly part.
     if (!any(is_log)) return;
-    const double noise = noise_variance;
-    const F64 sigma1_sq[2] = {to_double(low_half(sigma1_sq_i)), to_double(high_half(sigma1_sq_i))};
-    sums.den_log += is_log & (logs(log2, sigma1_sq[0] + noise, sigma1_sq[1] + noise, is_log) -
-                              2048 * 17);
+    sums.den_log +=
+        is_log & (logs_above_noise(log2, sigma1_sq_i, is_log) - (2048 * 17 + log2_bias));
     const I32 has_num = is_log & (sigma12_i > 0) & (sigma2_sq_i > 0);
     if (!any(has_num)) return;
+    const double noise = noise_variance;
+    const F64 sigma1_sq[2] = {to_double(low_half(sigma1_sq_i)), to_double(high_half(sigma1_sq_i))};
     const HalfI32 sigma2_sq_halves[2] = {low_half(sigma2_sq_i), high_half(sigma2_sq_i)};
     const HalfI32 sigma12_halves[2] = {low_half(sigma12_i), high_half(sigma12_i)};
     F64 n1[2], n2[2];
@@ -357,7 +384,8 @@ VQ_KERNEL_INLINE void accumulate(I32 sigma1_sq_i, I32 sigma2_sq_i, I32 sigma12_i
         n1[h] = sv + noise;
         n2[h] = truncate((gain * gain) * sigma1_sq[h]) + n1[h];
     }
-    sums.num_log += has_num & (logs(log2, n2[0], n2[1], has_num) - logs(log2, n1[0], n1[1], has_num));
+    sums.num_log +=
+        has_num & (logs(log2, n2[0], n2[1], has_num) - logs(log2, n1[0], n1[1], has_num));
 }
 
 // One row of vertical results in the layout the horizontal pass reads: eight 16-bit streams,
@@ -554,9 +582,8 @@ inline constexpr int block_columns = sizeof(Sample) == 1 ? 2 * lanes : lanes;
 // 64-bit lanes, kept as even and odd lanes.
 template <int Radius>
 VQ_KERNEL_INLINE void vertical_block(const std::uint16_t* const* ref_rows,
-                                     const std::uint16_t* const* dist_rows,
-                                     const TapPairs& pairs, int bits, int column,
-                                     StreamRow& out) {
+                                     const std::uint16_t* const* dist_rows, const TapPairs& pairs,
+                                     int bits, int column, StreamRow& out) {
     U32 a1{}, a2{};
     EvenOdd axx{}, ayy{}, axy{};
     for (int k = 0; k <= 2 * Radius; ++k) {
@@ -611,18 +638,45 @@ VQ_KERNEL_INLINE U32 square_moment(U32 high_sum, U32 low_sum) {
     return high_sum + ((low_sum + 32768) >> 16);
 }
 
-// Local statistics of `lanes` pixels (spec §2.4, after the filters) into the accumulators.
-// Lanes whose `inside` is false become flat pixels: one den_non_log each, taken back later.
-VQ_KERNEL_INLINE void accumulate_lanes(U32 mu1, U32 mu2, U32 xx, U32 yy, U32 xy, I32 inside,
-                                       double gain_limit, const Log2Source& log2,
-                                       LaneSums& sums) {
-    const I32 zero{};
-    const I32 sigma1_sq = inside ? (I32)(xx - rounded_high_product(mu1, mu1)) : zero;
-    I32 sigma2_sq = inside ? (I32)(yy - rounded_high_product(mu2, mu2)) : zero;
-    sigma2_sq = sigma2_sq < 0 ? zero : sigma2_sq;
-    const I32 sigma12 = inside ? (I32)(xy - rounded_high_product(mu1, mu2)) : zero;
-    accumulate(sigma1_sq, sigma2_sq, sigma12, gain_limit, log2, sums);
-}
+// One row's local statistics (spec §2.4, after the filters), `lanes` pixels to a vector, in the
+// order the horizontal pass makes them (a block's even columns, then its odd ones): the sums do
+// not depend on it. The accumulation reads them back in a loop of its own: fused into the filter
+// loop, its long chains (logarithms, division) could not overlap the next pixels', as that loop's
+// body is too long for the processor to look ahead; separate, VIF ran ~15% faster on natural
+// content.
+struct SigmaRow {
+    explicit SigmaRow(int width)
+        : padded_width((width + 2 * lanes - 1) / (2 * lanes) * (2 * lanes)),
+          values(std::size_t(padded_width) * 3) {}
+
+    // Lanes whose `inside` is false become flat pixels: one den_non_log each, taken back later.
+    void store(int position, U32 mu1, U32 mu2, U32 xx, U32 yy, U32 xy, I32 inside) {
+        const I32 zero{};
+        const I32 sigma1_sq = inside ? (I32)(xx - rounded_high_product(mu1, mu1)) : zero;
+        I32 sigma2_sq = inside ? (I32)(yy - rounded_high_product(mu2, mu2)) : zero;
+        sigma2_sq = sigma2_sq < 0 ? zero : sigma2_sq;
+        const I32 sigma12 = inside ? (I32)(xy - rounded_high_product(mu1, mu2)) : zero;
+        std::int32_t* at = values.data() + 3 * lanes * std::size_t(position);
+        std::memcpy(at, &sigma1_sq, sizeof sigma1_sq);
+        std::memcpy(at + lanes, &sigma2_sq, sizeof sigma2_sq);
+        std::memcpy(at + 2 * lanes, &sigma12, sizeof sigma12);
+    }
+
+    LaneSums accumulate_all(double gain_limit, const Log2Source& log2) const {
+        LaneSums sums;
+        for (std::size_t v = 0; v < values.size(); v += 3 * lanes) {
+            I32 sigma1_sq, sigma2_sq, sigma12;
+            std::memcpy(&sigma1_sq, values.data() + v, sizeof sigma1_sq);
+            std::memcpy(&sigma2_sq, values.data() + v + lanes, sizeof sigma2_sq);
+            std::memcpy(&sigma12, values.data() + v + 2 * lanes, sizeof sigma12);
+            accumulate(sigma1_sq, sigma2_sq, sigma12, gain_limit, log2, sums);
+        }
+        return sums;
+    }
+
+    int padded_width;                  // columns stored: the width rounded up to whole blocks
+    std::vector<std::int32_t> values;  // per `lanes` pixels: sigma1_sq, sigma2_sq, sigma12
+};
 
 template <typename Sample, int Radius>
 ScaleSums statistics(const PlaneView<Sample>& ref, const PlaneView<Sample>& dist, int scale,
@@ -633,6 +687,7 @@ ScaleSums statistics(const PlaneView<Sample>& ref, const PlaneView<Sample>& dist
     const int width = ref.width;
     const TapPairs pairs = TapPairs::of<Radius>(f);
     StreamRow row(width, Radius);
+    SigmaRow sigmas(width);
     const Sample* ref_rows[2 * Radius + 1];
     const Sample* dist_rows[2 * Radius + 1];
     I32 lane_index;
@@ -658,27 +713,25 @@ ScaleSums statistics(const PlaneView<Sample>& ref, const PlaneView<Sample>& dist
         }
         row.mirror_edges();
 
-        LaneSums lane_sums;
         for (int j = 0; j < width; j += 2 * lanes) {
             EvenOddSums filtered[StreamRow::count];
             for (int stream = 0; stream < StreamRow::count; ++stream)
                 filtered[stream] = horizontal_filter<Radius>(row.at(stream, j), pairs);
-            // Inlined, so that the lane sums stay in registers: out of line, GCC kept them in
-            // memory, every update waiting on the last one's store.
-            auto moments_of = [&](U32 EvenOddSums::*half, I32 inside)
-                __attribute__((always_inline)) {
-                accumulate_lanes(filtered[StreamRow::m1].*half, filtered[StreamRow::m2].*half,
-                                 square_moment(filtered[StreamRow::xx_high].*half,
-                                               filtered[StreamRow::xx_low].*half),
-                                 square_moment(filtered[StreamRow::yy_high].*half,
-                                               filtered[StreamRow::yy_low].*half),
-                                 square_moment(filtered[StreamRow::xy_high].*half,
-                                               filtered[StreamRow::xy_low].*half),
-                                 inside, gain_limit, log2, lane_sums);
+            auto store = [&](int position, U32 EvenOddSums::*half, I32 inside) {
+                sigmas.store(position / lanes, filtered[StreamRow::m1].*half,
+                             filtered[StreamRow::m2].*half,
+                             square_moment(filtered[StreamRow::xx_high].*half,
+                                           filtered[StreamRow::xx_low].*half),
+                             square_moment(filtered[StreamRow::yy_high].*half,
+                                           filtered[StreamRow::yy_low].*half),
+                             square_moment(filtered[StreamRow::xy_high].*half,
+                                           filtered[StreamRow::xy_low].*half),
+                             inside);
             };
-            moments_of(&EvenOddSums::even, 2 * lane_index < width - j);
-            moments_of(&EvenOddSums::odd, 2 * lane_index + 1 < width - j);
+            store(j, &EvenOddSums::even, 2 * lane_index < width - j);
+            store(j + lanes, &EvenOddSums::odd, 2 * lane_index + 1 < width - j);
         }
+        const LaneSums lane_sums = sigmas.accumulate_all(gain_limit, log2);
         for (int l = 0; l < lanes; ++l) {
             sums.num_log += lane_sums.num_log[l];
             sums.den_log += lane_sums.den_log[l];
@@ -726,8 +779,8 @@ void decimate_with(const PlaneView<Sample>& source, int destination_scale, int b
         for (; j + lanes <= source.width; j += lanes) {
             U32 sum = load_widened(rows[Radius] + j) * taps[Radius];
             for (int k = 0; k < Radius; ++k)
-                sum += (load_widened(rows[k] + j) + load_widened(rows[2 * Radius - k] + j)) *
-                       taps[k];
+                sum +=
+                    (load_widened(rows[k] + j) + load_widened(rows[2 * Radius - k] + j)) * taps[k];
             store_narrowed(column0 + j, (sum + round) >> bits);
         }
         for (; j < source.width; ++j) {

@@ -272,5 +272,19 @@ TEST(Cli, CudaBackendWithoutAGpuIsAClearError) {
     expect_failure("-r " + q(clip.ref) + " -d " + q(clip.dist) + " --feature psnr_cuda", 2, "CUDA");
 }
 
+// --backend auto without a device runs everything on the CPU and says so once, not as a missing
+// CUDA twin of each feature.
+TEST(Cli, AutoBackendWithoutAGpuSaysOnceThatEverythingRunsOnTheCpu) {
+    if (test::run_vq("--demo --backend auto -q").output.find("cuda") != std::string::npos)
+        GTEST_SKIP() << "a CUDA device is present";
+    const auto result = test::run_vq("--demo --backend auto -q");
+    EXPECT_EQ(result.exit_code, 0) << result.output;
+    EXPECT_NE(result.output.find(
+                  "vq: --backend auto: no usable CUDA device; every feature runs on the CPU\n"),
+              std::string::npos)
+        << result.output;
+    EXPECT_EQ(result.output.find("CUDA twin"), std::string::npos) << result.output;
+}
+
 }  // namespace
 }  // namespace vq

@@ -7,4 +7,8 @@ namespace vq {
 enum class Backend { cpu, cuda, automatic };
 const char* to_string(Backend backend);
 
+// The backend a run that asks for `requested` gets: automatic is cuda where vq was built with
+// CUDA and a usable device is present, the CPU otherwise; cpu and cuda are themselves.
+Backend resolve(Backend requested);
+
 }  // namespace vq

@@ -112,8 +112,14 @@ void print_summary(std::ostream& out, const ScoreTable& table, const NumberStyle
     if (!order.empty()) print_shot_summary(out, table, order.front(), extra, style);
 }
 
+// What runs on the CPU though the run asked for CUDA where it can be had: everything, said once,
+// where --backend auto found no device; otherwise each feature without a CUDA twin.
 void announce_fallbacks(const std::vector<FeatureReceipt>& receipts, const Arguments& args) {
     if (args.session.backend == Backend::cpu) return;
+    if (resolve(args.session.backend) == Backend::cpu) {
+        std::cerr << "vq: --backend auto: no usable CUDA device; every feature runs on the CPU\n";
+        return;
+    }
     for (const auto& receipt : receipts)
         if (receipt.backend == "cpu")
             std::cerr << fmt::format("vq: feature '{}' has no CUDA twin; it runs on the CPU\n",

@@ -45,6 +45,11 @@ struct Request {
 
 }  // namespace
 
+Backend resolve(Backend requested) {
+    if (requested != Backend::automatic) return requested;
+    return cuda_devices() > 0 ? Backend::cuda : Backend::cpu;
+}
+
 struct Session::Impl {
     SessionConfig config;
     std::vector<Request> requests;
@@ -220,8 +225,7 @@ void Session::start(const VideoFormat& format) {
     if (impl_->started) throw usage_error("session already started");
     if (impl_->requests.empty()) throw usage_error("no feature requested");
     validate(format);
-    Backend backend = impl_->config.backend;
-    if (backend == Backend::automatic) backend = cuda_devices() > 0 ? Backend::cuda : Backend::cpu;
+    const Backend backend = resolve(impl_->config.backend);
     if (backend == Backend::cuda && cuda_devices() == 0)
         throw usage_error(VQ_WITH_CUDA ? "--backend cuda: no usable CUDA device found"
                                        : "--backend cuda: this vq was built without CUDA");

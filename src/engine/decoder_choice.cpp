@@ -34,10 +34,17 @@ DecoderChooser::DecoderChooser(const Session& session, HardwareDecoding mode) : 
 
 std::string DecoderChooser::choose(FrameSource& source, const std::string& role,
                                    const std::string& cpu_reason) {
+    return record(source, role, decide(source, cpu_reason));
+}
+
+DecoderChoice DecoderChooser::decide(FrameSource& source, const std::string& cpu_reason) const {
     // The session's reason first: --scale's matters only where the GPU could decode.
     const bool kept = !sink_ || !cpu_reason.empty();
-    const DecoderChoice choice =
-        source.choose_decoder(kept ? nullptr : sink_, sink_ ? cpu_reason : unavailable_);
+    return source.choose_decoder(kept ? nullptr : sink_, sink_ ? cpu_reason : unavailable_);
+}
+
+std::string DecoderChooser::record(const FrameSource& source, const std::string& role,
+                                   const DecoderChoice& choice) {
     if (choice.description.empty()) return {};
     if (mode_ == HardwareDecoding::cuda && !choice.on_device)
         throw runtime_error(

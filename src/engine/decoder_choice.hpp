@@ -27,6 +27,14 @@ public:
     std::string choose(FrameSource& source, const std::string& role,
                        const std::string& cpu_reason = {});
 
+    // choose() in two steps, so that several inputs' decoders may start at once (a GPU decoder's
+    // start, its session and first frame, takes ~80 ms): decide() starts `source`'s decoder and may
+    // run on any thread, a source per call; record() keeps the choice, checks it against --hwdec
+    // cuda and returns the log line, one call at a time, in the order the receipt should list.
+    DecoderChoice decide(FrameSource& source, const std::string& cpu_reason = {}) const;
+    std::string record(const FrameSource& source, const std::string& role,
+                       const DecoderChoice& choice);
+
     // Every choice so far, {role, description}: ScoreTable::decoders().
     const std::vector<std::pair<std::string, std::string>>& decoders() const { return decoders_; }
 

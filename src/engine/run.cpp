@@ -2,6 +2,7 @@
 #include "vq/run.hpp"
 
 #include <future>
+#include <system_error>
 #include <memory>
 #include <utility>
 
@@ -61,11 +62,26 @@ ScoreTable run(const Job& job, RunObserver& observer) {
         distorted->set_allocator(allocator);
         if (reference) reference->set_allocator(allocator);
     }
+    // Both inputs' decoders start at once where a thread can be had; the distorted input's
+    // error, if any, is the one reported.
     DecoderChooser decoders(session, job.hwdec);
+    std::future<DecoderChoice> reference_choice;
+    if (reference) try {
+            reference_choice =
+                std::async(std::launch::async, [&] { return decoders.decide(*reference); });
+        } catch (const std::system_error&) {
+            // None to be had: the reference's decoder starts after the distorted's.
+        }
+    const DecoderChoice distorted_choice =
+        decoders.decide(decoded_distorted, job.scale ? "--scale scales pictures on the CPU" : "");
+    const auto reference_line = [&] {
+        if (!reference) return std::string();
+        return decoders.record(
+            *reference, "reference",
+            reference_choice.valid() ? reference_choice.get() : decoders.decide(*reference));
+    };
     for (const std::string& line :
-         {decoders.choose(decoded_distorted, "distorted",
-                          job.scale ? "--scale scales pictures on the CPU" : ""),
-          reference ? decoders.choose(*reference, "reference") : std::string()})
+         {decoders.record(decoded_distorted, "distorted", distorted_choice), reference_line()})
         if (!line.empty() && decoders.worth_noting()) observer.note(line);
     observer.started(session.receipts(), distorted_input.frame_count);
     // As many frames ahead as the backends need to stay busy, no more: each costs its size.

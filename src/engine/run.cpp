@@ -29,10 +29,11 @@ ScoreTable run(const Job& job, RunObserver& observer) {
     // a run that stops early says where; both inputs open at once (probing a 4K stream and
     // decoding its first frame take a good part of a second). The distorted input's error, if
     // any, is the one reported.
-    const auto use = [&job](std::size_t skipped) {
+    const bool await_decoder_choice =
+        job.hwdec != HardwareDecoding::none && job.session.backend != Backend::cpu;
+    const auto use = [&job, await_decoder_choice](std::size_t skipped) {
         InputUse use;
-        use.await_decoder_choice =
-            job.hwdec != HardwareDecoding::none && job.session.backend != Backend::cpu;
+        use.await_decoder_choice = await_decoder_choice;
         if (job.frames.frame_count) use.frames_read = skipped + job.frames.frame_count;
         return use;
     };
@@ -62,11 +63,11 @@ ScoreTable run(const Job& job, RunObserver& observer) {
         distorted->set_allocator(allocator);
         if (reference) reference->set_allocator(allocator);
     }
-    // Both inputs' decoders start at once where a thread can be had; the distorted input's
-    // error, if any, is the one reported.
+    // Inputs that await the choice start their decoders here: both at once where a thread can be
+    // had. The distorted input's error, if any, is the one reported.
     DecoderChooser decoders(session, job.hwdec);
     std::future<DecoderChoice> reference_choice;
-    if (reference) try {
+    if (reference && await_decoder_choice) try {
             reference_choice =
                 std::async(std::launch::async, [&] { return decoders.decide(*reference); });
         } catch (const std::system_error&) {

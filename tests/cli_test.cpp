@@ -275,9 +275,8 @@ TEST(Cli, CudaBackendWithoutAGpuIsAClearError) {
 // --backend auto without a device runs everything on the CPU and says so once, not as a missing
 // CUDA twin of each feature.
 TEST(Cli, AutoBackendWithoutAGpuSaysOnceThatEverythingRunsOnTheCpu) {
-    if (test::run_vq("--demo --backend auto -q").output.find("cuda") != std::string::npos)
-        GTEST_SKIP() << "a CUDA device is present";
     const auto result = test::run_vq("--demo --backend auto -q");
+    if (result.output.find("cuda") != std::string::npos) GTEST_SKIP() << "a CUDA device is present";
     EXPECT_EQ(result.exit_code, 0) << result.output;
     EXPECT_NE(result.output.find(
                   "vq: --backend auto: no usable CUDA device; every feature runs on the CPU\n"),

@@ -197,6 +197,50 @@ TEST(AdmKernels, DecouplingMatchesBaselineForEveryCoefficient) {
     }
 }
 
+// Scales 1-3: reference coefficients whose divisors (rounded to 15 significant bits) take every
+// value from 1 to 32768, either sign, against random distorted ones and ones three quarters as
+// large (which pass the angle test and meet the gain limit).
+TEST(AdmKernels, WideDecouplingMatchesBaselineForEveryDivisor) {
+    std::mt19937 rng(13);
+    std::vector<std::int32_t> every;
+    for (std::int32_t m = 1; m < 32768; ++m) every.push_back(m);
+    for (std::int32_t m : {65535, 1 << 20, (1 << 30) - 1}) every.push_back(m);  // round to 32768
+    const int n = int(every.size()) * 2;
+    std::vector<std::int32_t> o[3], t[3];
+    for (int b = 0; b < 3; ++b) {
+        o[b].clear();
+        for (std::int32_t m : every) {
+            o[b].push_back(m);
+            o[b].push_back(-m);
+        }
+        std::shuffle(o[b].begin(), o[b].end(), rng);
+        t[b] = wide_band_row(rng, n, 24);
+        for (int j = 0; j < n; j += 2) t[b][j] = o[b][j] / 4 * 3;
+    }
+    const std::int32_t* op[3] = {o[0].data(), o[1].data(), o[2].data()};
+    const std::int32_t* tp[3] = {t[0].data(), t[1].data(), t[2].data()};
+    std::vector<std::uint8_t> angle(n);
+    std::vector<std::int32_t> r[2][3], a[2][3];
+    auto run = [&](const adm::Kernels& kernels, int v) {
+        std::int32_t *rp[3], *ap[3];
+        for (int b = 0; b < 3; ++b) {
+            r[v][b].assign(n, 0);
+            a[v][b].assign(n, 0);
+            rp[b] = r[v][b].data();
+            ap[b] = a[v][b].data();
+        }
+        kernels.decouple_wide(op, tp, 0, n, 100.0, angle.data(), rp, ap);
+    };
+    run(baseline(), 0);
+    for (const adm::Kernels& k : adm::available_kernels()) {
+        run(k, 1);
+        for (int b = 0; b < 3; ++b) {
+            EXPECT_EQ(r[0][b], r[1][b]) << k.instruction_set << " band " << b;
+            EXPECT_EQ(a[0][b], a[1][b]) << k.instruction_set << " band " << b;
+        }
+    }
+}
+
 TEST(AdmKernels, DwtCsfMaskingAndDenominatorRowsMatchBaseline) {
     std::mt19937 rng(11);
     for (const adm::Kernels& k : adm::available_kernels())

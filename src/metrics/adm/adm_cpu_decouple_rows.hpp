@@ -54,6 +54,19 @@ void decouple0_band(const std::int16_t* o, const std::int16_t* t, int begin, int
 }
 
 #if VQ_SIMD_BITS == 512
+// 2^30 / n for doubles n holding nonzero integers in [-32768, 32768], truncated towards zero it
+// is div_table's entry for n (spec §13.2), evaluated: the table's entries, loaded one by one,
+// took most of the decoupling's time. rcp14's estimate (relative error below 2^-14) refined by
+// two Newton steps is within 2^-50 of 1 / n, so the product is within 2^-20 of 2^30 / n, which,
+// unless n is a power of two, is at least 1 / 32768 from any integer; for a power of two the
+// second step rounds to 1 / n exactly. A test checks every n against the table.
+inline __m512d reciprocals_times_2_to_30(__m512d n) {
+    const __m512d one = _mm512_set1_pd(1.0);
+    __m512d y = _mm512_rcp14_pd(n);
+    for (int step = 0; step < 2; ++step) y = _mm512_fmadd_pd(y, _mm512_fnmadd_pd(n, y, one), y);
+    return _mm512_mul_pd(y, _mm512_set1_pd(1073741824.0));
+}
+
 // Scale 0 with an integral gain limit, 16 columns at a time from `begin`, the angle test kept in a
 // mask rather than in memory; returns the first column left for the scalar loops.
 //
@@ -110,9 +123,14 @@ int decouple0_vector(const std::int16_t* const* o, const std::int16_t* const* t,
         for (int b = 0; b < 3; ++b) {
             const __m512i oj = _mm512_cvtepi16_epi32(load16(o[b] + j));
             const __m512i tj = _mm512_cvtepi16_epi32(load16(t[b] + j));
-            alignas(64) std::int32_t divs[16];
-            for (int x = 0; x < 16; ++x) divs[x] = div_table[div_table_centre + o[b][j + x]];
-            const __m512i div = _mm512_load_si512(divs);
+            auto divs = [](__m256i half) {
+                return _mm512_cvttpd_epi32(reciprocals_times_2_to_30(_mm512_cvtepi32_pd(half)));
+            };
+            // o = 0 reads the table's 0.
+            const __m512i div = _mm512_maskz_mov_epi32(
+                _mm512_test_epi32_mask(oj, oj),
+                _mm512_inserti64x4(_mm512_castsi256_si512(divs(_mm512_castsi512_si256(oj))),
+                                   divs(_mm512_extracti64x4_epi64(oj, 1)), 1));
             __m512i k = _mm512_add_epi32(
                 _mm512_mullo_epi32(_mm512_srai_epi32(div, 15), tj),
                 _mm512_srai_epi32(
@@ -173,7 +191,7 @@ void decouple_wide_band(const std::int32_t* o, const std::int32_t* t, int begin,
     // The same steps on eight int64 lanes; GCC leaves this loop scalar (per-lane shifts, clz).
     if constexpr (integral_gain) {
         const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi64(1);
-        const __m512i full = _mm512_set1_epi64(32768), centre = _mm512_set1_epi64(div_table_centre);
+        const __m512i full = _mm512_set1_epi64(32768);
         const __m512i gain_lanes = _mm512_set1_epi64(gain);
         for (; j + 8 <= end; j += 8) {
             const __m512i oj =
@@ -186,8 +204,10 @@ void decouple_wide_band(const std::int32_t* o, const std::int32_t* t, int begin,
                 _mm512_sub_epi64(_mm512_set1_epi64(49), _mm512_lzcnt_epi64(m)), zero);
             const __m512i half = _mm512_srli_epi64(_mm512_sllv_epi64(one, e), 1);
             const __m512i rounded = _mm512_srlv_epi64(_mm512_add_epi64(m, half), e);
-            const __m512i div = _mm512_cvtepi32_epi64(
-                _mm512_i64gather_epi32(_mm512_add_epi64(centre, rounded), div_table.data(), 4));
+            // rounded = 0 (o = 0) reads the table's 0.
+            const __m512i div =
+                _mm512_maskz_cvttpd_epi64(_mm512_test_epi64_mask(rounded, rounded),
+                                          reciprocals_times_2_to_30(_mm512_cvtepi64_pd(rounded)));
             __m512i quotient = _mm512_mul_epi32(div, tj);
             const __mmask8 negative = _mm512_cmplt_epi64_mask(oj, zero);
             quotient = _mm512_mask_sub_epi64(quotient, negative, zero, quotient);

@@ -14,8 +14,9 @@ template <typename Sample>
 std::uint64_t sad(const PlaneView<Sample>& previous, const PlaneView<Sample>& current,
                   int bit_depth, const Kernels& kernels) {
     const int w = current.width, h = current.height;
-    std::vector<std::int32_t> blurred_column(std::size_t(w) + 2 * blur_radius);
-    std::int32_t* y = blurred_column.data() + blur_radius;
+    const std::size_t entries = std::size_t(w) + 2 * blur_radius + BlurredRow::padding;
+    std::vector<std::int16_t> high(entries), low(entries);
+    const BlurredRow row{high.data() + blur_radius, low.data() + blur_radius};
     std::uint64_t total = 0;
     for (int i = 0; i < h; ++i) {
         const Sample* rows_p[5];
@@ -26,12 +27,13 @@ std::uint64_t sad(const PlaneView<Sample>& previous, const PlaneView<Sample>& cu
             rows_c[k] = current.row(r);
         }
         // A zero row blurs to zero: nothing to add.
-        if (!kernels.vertical_row(rows_p, rows_c, w, bit_depth, y)) continue;
-        for (int k = 1; k <= blur_radius; ++k) {
-            y[-k] = y[mirror(-k, w)];
-            y[w - 1 + k] = y[mirror(w - 1 + k, w)];
-        }
-        total += kernels.horizontal_row_sad(y, w);
+        if (!kernels.vertical_row(rows_p, rows_c, w, bit_depth, row)) continue;
+        for (std::int16_t* part : {row.high, row.low})
+            for (int k = 1; k <= blur_radius; ++k) {
+                part[-k] = part[mirror(-k, w)];
+                part[w - 1 + k] = part[mirror(w - 1 + k, w)];
+            }
+        total += kernels.horizontal_row_sad(row, w);
     }
     return total;
 }

@@ -3,6 +3,7 @@
 #include "metrics/motion/motion_cpu_kernels.hpp"
 
 #include <cstdint>
+#include <cstring>
 
 #include "metrics/motion/motion.hpp"
 

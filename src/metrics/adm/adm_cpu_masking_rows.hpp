@@ -24,12 +24,17 @@ void threshold_row(const Map* const* m, const Map* const* c, int begin, int end,
                                          std::uint32_t(up[j + 1]) + std::uint32_t(mid[j - 1]) +
                                          std::uint32_t(mid[j + 1]) + std::uint32_t(down[j - 1]) +
                                          std::uint32_t(down[j]) + std::uint32_t(down[j + 1]);
-            const std::int64_t magnitude = centre[j] < 0 ? -std::int64_t(centre[j]) : centre[j];
             // The centre weighs 1/15: i16((8738 |c| + 2048) >> 12) at scale 0 (the cast wraps for
-            // |c| > 15359), i32((286331153 |c| - 2^31) >> 32) above, with Netflix#955's constant.
-            const std::int32_t ctr =
-                scale0 ? std::int16_t((8738 * magnitude + 2048) >> 12)
-                       : std::int32_t((286331153 * magnitude - (std::int64_t(1) << 31)) >> 32);
+            // |c| > 15359; the product stays below 2^29, so int32 lanes hold it),
+            // i32((286331153 |c| - 2^31) >> 32) above, with Netflix#955's constant.
+            std::int32_t ctr;
+            if constexpr (scale0) {
+                const std::int32_t magnitude = centre[j] < 0 ? -centre[j] : centre[j];
+                ctr = std::int16_t((8738 * magnitude + 2048) >> 12);
+            } else {
+                const std::int64_t magnitude = centre[j] < 0 ? -std::int64_t(centre[j]) : centre[j];
+                ctr = std::int32_t((286331153 * magnitude - (std::int64_t(1) << 31)) >> 32);
+            }
             thr[j] = std::int32_t(std::uint32_t(thr[j]) + window + std::uint32_t(ctr));
         }
     }

@@ -1,6 +1,6 @@
 // Motion's two passes over one row (spec/vmaf.md §3.2): INCLUDED ONCE PER INSTRUCTION SET,
 // inside a namespace, through motion_cpu_variant.hpp (deliberately no include guard). The
-// includer provides <cstdint>, <immintrin.h> and motion.hpp.
+// includer provides <cstdint>, <cstring>, <immintrin.h>, motion.hpp and motion_cpu_kernels.hpp.
 //
 // Everything stays in 32-bit lanes:
 // - the vertical sum of taps x difference is below 65536 x (2^15 - 1) < 2^31 up to 15 bits; 16-bit

@@ -58,9 +58,9 @@ void decouple0_band(const std::int16_t* o, const std::int16_t* t, int begin, int
 // is div_table's entry for n (spec §13.2), evaluated: loaded one by one (scales 1-3 gathered
 // them), the table's entries took a fifth of scale 0's decoupling time. rcp14's estimate
 // (relative error below 2^-14) refined by two Newton steps is within 2^-50 of 1 / n, so the
-// product is within 2^-20 of 2^30 / n, which,
-// unless n is a power of two, is at least 1 / 32768 from any integer; for a power of two the
-// second step rounds to 1 / n exactly. A test checks every n against the table.
+// product is within 2^-20 of 2^30 / n, which, unless n is a power of two, is at least 1 / 32768
+// from any integer; for a power of two the second step rounds to 1 / n exactly. A test checks
+// every n against the table.
 inline __m512d reciprocals_times_2_to_30(__m512d n) {
     const __m512d one = _mm512_set1_pd(1.0);
     __m512d y = _mm512_rcp14_pd(n);

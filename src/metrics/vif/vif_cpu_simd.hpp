@@ -18,14 +18,12 @@
 //   L(v) reads v's exponent and top 16 bits from the double's bits (AVX2) or from v cut to its
 //   top 16 bits and converted to float (AVX-512, see Log2Source).
 
-inline constexpr int lanes = VQ_SIMD_BITS / 32;  // 32-bit lanes per vector
+#include "metrics/toolkit/simd_pairs.hpp"
 
 using U32 = std::uint32_t __attribute__((vector_size(VQ_SIMD_BITS / 8)));
-using I32 = std::int32_t __attribute__((vector_size(VQ_SIMD_BITS / 8)));
 using U64 = std::uint64_t __attribute__((vector_size(VQ_SIMD_BITS / 8)));
 using I64 = std::int64_t __attribute__((vector_size(VQ_SIMD_BITS / 8)));
 using F64 = double __attribute__((vector_size(VQ_SIMD_BITS / 8)));
-using I16 = std::int16_t __attribute__((vector_size(VQ_SIMD_BITS / 8)));
 using HalfI32 = std::int32_t __attribute__((vector_size(VQ_SIMD_BITS / 16)));
 
 #if VQ_SIMD_BITS == 256
@@ -72,33 +70,6 @@ VQ_KERNEL_INLINE void store_narrowed(std::uint16_t* p, U32 v) {
 #endif
 }
 
-// 2 * lanes 8-bit samples, widened to 16 bits.
-VQ_KERNEL_INLINE I16 load_widened_pairs(const std::uint8_t* p) {
-#if VQ_SIMD_BITS == 256
-    return (I16)_mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
-#else
-    return (I16)_mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
-#endif
-}
-
-// The 16-bit samples of a and b side by side in 32-bit lanes (a low, b high), within each
-// 128-bit lane: the first four columns of each lane's eight, and the last four.
-VQ_KERNEL_INLINE I32 interleave_first(I16 a, I16 b) {
-#if VQ_SIMD_BITS == 256
-    return (I32)_mm256_unpacklo_epi16((__m256i)a, (__m256i)b);
-#else
-    return (I32)_mm512_unpacklo_epi16((__m512i)a, (__m512i)b);
-#endif
-}
-
-VQ_KERNEL_INLINE I32 interleave_last(I16 a, I16 b) {
-#if VQ_SIMD_BITS == 256
-    return (I32)_mm256_unpackhi_epi16((__m256i)a, (__m256i)b);
-#else
-    return (I32)_mm512_unpackhi_epi16((__m512i)a, (__m512i)b);
-#endif
-}
-
 // Inverse of the interleaves' column order for lanes below 2^16: 2 * lanes 16-bit values.
 VQ_KERNEL_INLINE I16 pack_columns(U32 first, U32 last) {
 #if VQ_SIMD_BITS == 256
@@ -122,10 +93,8 @@ VQ_KERNEL_INLINE U64 multiply_low_halves(U64 a, U64 b) {
 VQ_KERNEL_INLINE void accumulate_pairs(I32& sum, I32 samples, I32 pairs) {
 #if VQ_SIMD_VNNI
     sum = (I32)_mm512_dpwssd_epi32((__m512i)sum, (__m512i)samples, (__m512i)pairs);
-#elif VQ_SIMD_BITS == 256
-    sum += (I32)_mm256_madd_epi16((__m256i)samples, (__m256i)pairs);
 #else
-    sum += (I32)_mm512_madd_epi16((__m512i)samples, (__m512i)pairs);
+    sum += multiply_add((I16)samples, (I16)pairs);
 #endif
 }
 
@@ -528,15 +497,13 @@ VQ_KERNEL_INLINE void vertical_block(const std::uint8_t* const* ref_rows,
         const int k = 2 * t;
         const I16 x0 = near_row(ref_rows, k), x1 = near_row(ref_rows, k + 1);
         const I16 y0 = near_row(dist_rows, k), y1 = near_row(dist_rows, k + 1);
-        const I16 x_pairs[2] = {(I16)interleave_first(x0, x1), (I16)interleave_last(x0, x1)};
-        const I16 y_pairs[2] = {(I16)interleave_first(y0, y1), (I16)interleave_last(y0, y1)};
+        const I16 x_pairs[2] = {interleave_first(x0, x1), interleave_last(x0, x1)};
+        const I16 y_pairs[2] = {interleave_first(y0, y1), interleave_last(y0, y1)};
         if (k < Radius) {
             const I16 fx0 = far_row(ref_rows, k), fx1 = far_row(ref_rows, k + 1);
             const I16 fy0 = far_row(dist_rows, k), fy1 = far_row(dist_rows, k + 1);
-            const I16 fx_pairs[2] = {(I16)interleave_first(fx0, fx1),
-                                     (I16)interleave_last(fx0, fx1)};
-            const I16 fy_pairs[2] = {(I16)interleave_first(fy0, fy1),
-                                     (I16)interleave_last(fy0, fy1)};
+            const I16 fx_pairs[2] = {interleave_first(fx0, fx1), interleave_last(fx0, fx1)};
+            const I16 fy_pairs[2] = {interleave_first(fy0, fy1), interleave_last(fy0, fy1)};
             for (int h = 0; h < 2; ++h) {
                 const U16 x = (U16)x_pairs[h], y = (U16)y_pairs[h];
                 const U16 fx = (U16)fx_pairs[h], fy = (U16)fy_pairs[h];

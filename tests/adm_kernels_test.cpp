@@ -160,6 +160,37 @@ TEST(AdmKernels, DecouplingRowsMatchBaseline) {
             }
 }
 
+// Every variant's decoupling of the bands o and t (columns [0, n), gain limit 100) against the
+// baseline's. `decouple` calls one of a Kernels' decoupling rows.
+template <typename Coef, typename Decouple>
+void expect_every_variant_decouples_as_baseline(const std::vector<Coef> (&o)[3],
+                                                const std::vector<Coef> (&t)[3],
+                                                Decouple decouple) {
+    const int n = int(o[0].size());
+    const Coef* op[3] = {o[0].data(), o[1].data(), o[2].data()};
+    const Coef* tp[3] = {t[0].data(), t[1].data(), t[2].data()};
+    std::vector<std::uint8_t> angle(static_cast<std::size_t>(n));
+    std::vector<Coef> r[2][3], a[2][3];
+    auto run = [&](const adm::Kernels& kernels, int v) {
+        Coef *rp[3], *ap[3];
+        for (int b = 0; b < 3; ++b) {
+            r[v][b].assign(std::size_t(n), 0);
+            a[v][b].assign(std::size_t(n), 0);
+            rp[b] = r[v][b].data();
+            ap[b] = a[v][b].data();
+        }
+        decouple(kernels, op, tp, n, angle.data(), rp, ap);
+    };
+    run(baseline(), 0);
+    for (const adm::Kernels& k : adm::available_kernels()) {
+        run(k, 1);
+        for (int b = 0; b < 3; ++b) {
+            EXPECT_EQ(r[0][b], r[1][b]) << k.instruction_set << " band " << b;
+            EXPECT_EQ(a[0][b], a[1][b]) << k.instruction_set << " band " << b;
+        }
+    }
+}
+
 // Scale 0's decoupling for every int16 reference coefficient in each band, against random
 // distorted ones and ones a third as large (which pass the angle test and meet the gain limit).
 TEST(AdmKernels, DecouplingMatchesBaselineForEveryCoefficient) {
@@ -173,28 +204,10 @@ TEST(AdmKernels, DecouplingMatchesBaselineForEveryCoefficient) {
         t[b] = adversarial_row<std::int16_t>(rng, n, 15);
         for (int j = 0; j < n; j += 2) t[b][j] = std::int16_t(o[b][j] / 3);  // same signs, smaller
     }
-    const std::int16_t* op[3] = {o[0].data(), o[1].data(), o[2].data()};
-    const std::int16_t* tp[3] = {t[0].data(), t[1].data(), t[2].data()};
-    std::vector<std::uint8_t> angle(n);
-    std::vector<std::int16_t> r[2][3], a[2][3];
-    auto run = [&](const adm::Kernels& kernels, int v) {
-        std::int16_t *rp[3], *ap[3];
-        for (int b = 0; b < 3; ++b) {
-            r[v][b].assign(n, 0);
-            a[v][b].assign(n, 0);
-            rp[b] = r[v][b].data();
-            ap[b] = a[v][b].data();
-        }
-        kernels.decouple0(op, tp, 0, n, 100.0, angle.data(), rp, ap);
-    };
-    run(baseline(), 0);
-    for (const adm::Kernels& k : adm::available_kernels()) {
-        run(k, 1);
-        for (int b = 0; b < 3; ++b) {
-            EXPECT_EQ(r[0][b], r[1][b]) << k.instruction_set << " band " << b;
-            EXPECT_EQ(a[0][b], a[1][b]) << k.instruction_set << " band " << b;
-        }
-    }
+    expect_every_variant_decouples_as_baseline(
+        o, t, [](const adm::Kernels& k, auto op, auto tp, int count, auto angle, auto rp, auto ap) {
+            k.decouple0(op, tp, 0, count, 100.0, angle, rp, ap);
+        });
 }
 
 // Scales 1-3: reference coefficients whose divisors (rounded to 15 significant bits) take every
@@ -208,7 +221,6 @@ TEST(AdmKernels, WideDecouplingMatchesBaselineForEveryDivisor) {
     const int n = int(every.size()) * 2;
     std::vector<std::int32_t> o[3], t[3];
     for (int b = 0; b < 3; ++b) {
-        o[b].clear();
         for (std::int32_t m : every) {
             o[b].push_back(m);
             o[b].push_back(-m);
@@ -217,28 +229,10 @@ TEST(AdmKernels, WideDecouplingMatchesBaselineForEveryDivisor) {
         t[b] = wide_band_row(rng, n, 24);
         for (int j = 0; j < n; j += 2) t[b][j] = o[b][j] / 4 * 3;
     }
-    const std::int32_t* op[3] = {o[0].data(), o[1].data(), o[2].data()};
-    const std::int32_t* tp[3] = {t[0].data(), t[1].data(), t[2].data()};
-    std::vector<std::uint8_t> angle(n);
-    std::vector<std::int32_t> r[2][3], a[2][3];
-    auto run = [&](const adm::Kernels& kernels, int v) {
-        std::int32_t *rp[3], *ap[3];
-        for (int b = 0; b < 3; ++b) {
-            r[v][b].assign(n, 0);
-            a[v][b].assign(n, 0);
-            rp[b] = r[v][b].data();
-            ap[b] = a[v][b].data();
-        }
-        kernels.decouple_wide(op, tp, 0, n, 100.0, angle.data(), rp, ap);
-    };
-    run(baseline(), 0);
-    for (const adm::Kernels& k : adm::available_kernels()) {
-        run(k, 1);
-        for (int b = 0; b < 3; ++b) {
-            EXPECT_EQ(r[0][b], r[1][b]) << k.instruction_set << " band " << b;
-            EXPECT_EQ(a[0][b], a[1][b]) << k.instruction_set << " band " << b;
-        }
-    }
+    expect_every_variant_decouples_as_baseline(
+        o, t, [](const adm::Kernels& k, auto op, auto tp, int count, auto angle, auto rp, auto ap) {
+            k.decouple_wide(op, tp, 0, count, 100.0, angle, rp, ap);
+        });
 }
 
 TEST(AdmKernels, DwtCsfMaskingAndDenominatorRowsMatchBaseline) {

@@ -3,9 +3,12 @@
 // supports.
 #include "metrics/vif/vif_cpu_kernels.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include "metrics/vif/vif_cpu_stages.hpp"

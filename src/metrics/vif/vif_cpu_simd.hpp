@@ -5,7 +5,8 @@
 //
 // INCLUDED ONCE PER INSTRUCTION SET, inside a namespace, through vif_cpu_variant.hpp: deliberately
 // no include guard. VQ_SIMD_BITS selects the width: 256 (AVX2) or 512 (AVX-512). The includer
-// provides <immintrin.h>, <cmath>, <cstdint>, <cstring>, <vector> and vif_cpu_stages.hpp.
+// provides <immintrin.h>, <algorithm>, <cmath>, <cstdint>, <cstring>, <optional>, <utility>,
+// <vector> and vif_cpu_stages.hpp.
 //
 // How the integer widths stay exact in 32-bit lanes (spec §2.3-§2.4):
 // - 8-bit vertical sums are below 2^32, so lane-wise uint32 arithmetic is exact even where an
@@ -426,7 +427,7 @@ struct StreamRow {
 
 // A kernel's taps in pairs for the signed 16x16->32 multiply-add, which sums two taps per lane.
 // In the horizontal filter one load of 2*lanes samples feeds both the even outputs (taps 2t,
-// 2t+1) and the odd ones (taps 2t-1, 2t); the 8-bit vertical pass reads the even pairs.
+// 2t+1) and the odd ones (taps 2t-1, 2t); the 8-bit vertical pass has pairs of its own.
 // Coefficients must be below 32768: scale 3's centre tap (43728) is not, so that scale filters
 // with the halved kernel (every tap of it is even) and doubles the sum.
 struct TapPairs {
@@ -443,41 +444,149 @@ struct TapPairs {
             pairs.odd[t] = I32{} + std::int32_t(tap(2 * t - 1) | tap(2 * t) << 16);
             if (2 * t < Radius) pairs.folded_taps += tap(2 * t) + tap(2 * t + 1);
         }
+        for (int t = 0; 2 * t <= Radius; ++t) {
+            const std::uint32_t first = tap(2 * t), second = 2 * t < Radius ? tap(2 * t + 1) : 0;
+            pairs.vertical[0][t] = I32{} + std::int32_t(first | second << 16);
+            pairs.vertical[1][t] = I32{} + std::int32_t(second | first << 16);
+        }
         for (int k = 0; k <= 2 * Radius; ++k) pairs.taps[k] = U32{} + std::uint32_t(f[k]);
         return pairs;
     }
 
     I32 even[max_taps / 2 + 1];
     I32 odd[max_taps / 2 + 1];
+    // The 8-bit vertical pass's pairs (taps 2t and 2t+1, the latter 0 past the centre), for row
+    // pairs in ascending order ([0]) and in descending order ([1]): see RowPairs.
+    I32 vertical[2][max_taps / 4 + 1];
     int halving;
-    // The (halved) taps of the 8-bit vertical pass's folded pairs, even[t] for 2t < Radius.
+    // The (halved) taps of the 8-bit vertical pass's folded pairs, vertical[.][t] for 2t < Radius.
     std::uint32_t folded_taps = 0;
     // The whole taps one by one, for the wider samples' vertical pass: as vectors made once, as
     // the filter read in the loop was reloaded after every store (of uint16_t, as it is).
     U32 taps[max_taps];
 };
 
+// Pairs of consecutive 8-bit source rows as the vertical pass's multiply-adds read them: minus
+// 128, widened to 16 bits and interleaved (interleave_first/last), so that each 32-bit lane holds
+// one column of both rows. Output row i reads the pairs v = i - Radius + 2t (rows v, v + 1) and
+// their mirror images about row i; a ring keeps the 2 * Radius pairs it reads, and each pair is
+// made once rather than once for each of the Radius + 1 output rows that read it (the widening
+// loads and interleaves were a third of the pass's instructions). Row i's vertical blocks make
+// the pair row i + 1 adds, block by block, in the slot of the pair it no longer needs: in a loop
+// of its own that making waited on the new source row's loads.
+//
+// Pair v holds its rows in ascending order where v is even and in descending order where it is
+// odd. The pairs a row reads on one side of it have one parity and their mirror images the other,
+// so both sides hold their rows in mirrored order, as folding needs (see vertical_block()): rows
+// (2t, 2t+1) on one side and (2 Radius - 2t, 2 Radius - 2t - 1) on the other, with the taps in the
+// order TapPairs::vertical[order] gives.
+template <int Radius>
+class RowPairs {
+public:
+    static constexpr int block = 2 * lanes;  // columns per block, as vertical_block() makes them
+    static constexpr int near_count = Radius / 2 + 1, far_count = (Radius + 1) / 2;
+
+    // One pair's storage and source rows.
+    struct Pair {
+        std::int16_t* values;
+        const std::uint8_t* rows[2][2];  // ref's two rows, then dist's, in the pair's order
+
+        // Makes the block of 2 * lanes columns from `column` (a multiple of `block`, or the
+        // last block, which ends at the row's end): x's two interleaves, then y's.
+        void make(int column) const {
+            std::int16_t* out = values + offset(column);
+            for (const auto& plane_rows : rows) {
+                const I16 a = load_widened_pairs(plane_rows[0] + column) - 128;
+                const I16 b = load_widened_pairs(plane_rows[1] + column) - 128;
+                const I16 first = interleave_first(a, b), last = interleave_last(a, b);
+                std::memcpy(out, &first, sizeof first);
+                std::memcpy(out + 2 * lanes, &last, sizeof last);
+                out += 2 * 2 * lanes;
+            }
+        }
+    };
+
+    // What output row i's vertical blocks read: near[t] holds rows (2t, 2t + 1) of its window,
+    // far[t] rows (2 Radius - 2t, 2 Radius - 2t - 1), both in the order of
+    // TapPairs::vertical[order]; and the pair they make for row i + 1, `next`, which takes the
+    // place of near[0] (each block reads its columns of near[0] before it makes them anew).
+    struct Window {
+        const std::int16_t* near[near_count];
+        const std::int16_t* far[far_count];
+        int order;
+        Pair next;
+    };
+
+    RowPairs(const PlaneView<std::uint8_t>& ref, const PlaneView<std::uint8_t>& dist)
+        : ref_(ref),
+          dist_(dist),
+          blocks_((ref.width + block - 1) / block),
+          values_(std::size_t(2 * Radius) * std::size_t(blocks_) * values_per_block) {}
+
+    // The window of output row i, for rows i = 0, 1, ... in turn, each of whose vertical blocks
+    // makes its block of `next`.
+    Window window(int i) {
+        if (i == 0)
+            for (int v = -Radius; v < Radius; ++v)
+                for (int b = 0; b < blocks_; ++b)
+                    pair(v).make(std::min(b * block, ref_.width - block));
+        Window w;
+        for (int t = 0; t < near_count; ++t) w.near[t] = pair(i - Radius + 2 * t).values;
+        for (int t = 0; t < far_count; ++t) w.far[t] = pair(i + Radius - 1 - 2 * t).values;
+        w.order = (i - Radius) & 1;
+        w.next = pair(i + Radius);
+        return w;
+    }
+
+    // Vector n (x's two interleaves, then y's) of a pair's block of the columns from `column`.
+    static I16 vector(const std::int16_t* values, int column, int n) {
+        I16 v;
+        std::memcpy(&v, values + offset(column) + std::size_t(n) * 2 * lanes, sizeof v);
+        return v;
+    }
+
+private:
+    static constexpr std::size_t values_per_block = 4 * 2 * lanes;
+
+    static std::size_t offset(int column) {
+        return std::size_t((column + block - 1) / block) * values_per_block;
+    }
+
+    Pair pair(int v) {
+        const int slot = ((v % (2 * Radius)) + 2 * Radius) % (2 * Radius);
+        int first = mirror(v, ref_.height), second = mirror(v + 1, ref_.height);
+        if (v & 1) std::swap(first, second);
+        return {values_.data() + std::size_t(slot) * std::size_t(blocks_) * values_per_block,
+                {{ref_.row(first), ref_.row(second)}, {dist_.row(first), dist_.row(second)}}};
+    }
+
+    PlaneView<std::uint8_t> ref_, dist_;
+    int blocks_;
+    std::vector<std::int16_t> values_;
+};
+
 // Vertical pass of 8-bit samples at 2 * lanes columns from `column` (spec §2.4, scale 0). Two
-// taps per 16-bit multiply-add: rows 2t and 2t+1 share each 32-bit lane, interleaved from
-// 16-bit loads, as pairs.even[t] pairs their taps (doubled back at the end where pairs.halving
-// halved them); the interleaves split the columns in two halves, which pack_columns() puts back
-// in order. Every sum is taken of the samples minus 128 (their squares and products fit int16)
-// and moved back at the end: with the kernel summing to 2^16, sum F*x = sum F*(x-128) + 2^23,
-// sum F*x*x = sum F*(x-128)^2 + 256*a1 - 2^30 and sum F*x*y = sum F*(x-128)*(y-128) +
-// 128*(a1 + a2) - 2^30, exact in wrapping uint32 lanes as every true sum is below 2^32.
+// taps per 16-bit multiply-add: two rows share each 32-bit lane (RowPairs), and
+// TapPairs::vertical pairs their taps (doubled back at the end where pairs.halving halved them);
+// the interleaves split the columns in two halves, which pack_columns() puts back in order. Every
+// sum is taken of the samples minus 128 (their squares and products fit int16) and moved back at
+// the end: with the kernel summing to 2^16, sum F*x = sum F*(x-128) + 2^23, sum F*x*x = sum
+// F*(x-128)^2 + 256*a1 - 2^30 and sum F*x*y = sum F*(x-128)*(y-128) + 128*(a1 + a2) - 2^30, exact
+// in wrapping uint32 lanes as every true sum is below 2^32.
 //
 // The kernel is symmetric (F[k] = F[2 Radius - k]), so rows k and 2 Radius - k are added before
-// the multiply-add (folded): the pair (2t, 2t+1) with the pair (2 Radius - 2t, 2 Radius - 2t - 1),
-// rows past the centre read as zero on the near side and rows up to the centre on the far side.
-// That takes Radius / 2 + 1 multiply-adds per sum instead of Radius + 1 (the multiplier is the
-// bound of this pass). A folded value must still fit int16: two (x-128) sum to [-256, 254]; two
-// squares to [0, 32768] and two products to [-32512, 32768], kept as that minus 32768 and minus
-// 256 (wrapping int16 arithmetic, exact as the result fits), and the accumulators start at the
-// offsets times the folded taps, which cancels them.
+// the multiply-add (folded): the pair (2t, 2t+1) with the pair (2 Radius - 2t, 2 Radius - 2t - 1).
+// For an even Radius the centre row's pair stands alone, its second tap 0; for an odd one the
+// last far pair's second row is the centre row, which the near pair already holds, so it is
+// masked out there. That takes Radius / 2 + 1 multiply-adds per sum instead of Radius + 1 (the
+// multiplier is a bound of this pass). A folded value must still fit int16: two (x-128) sum to
+// [-256, 254]; two squares to [0, 32768] and two products to [-32512, 32768], kept as that minus
+// 32768 and minus 256 (wrapping int16 arithmetic, exact as the result fits), and the accumulators
+// start at the offsets times the folded taps, which cancels them.
 template <int Radius>
-VQ_KERNEL_INLINE void vertical_block(const std::uint8_t* const* ref_rows,
-                                     const std::uint8_t* const* dist_rows, const TapPairs& pairs,
-                                     int /*bits*/, int column, StreamRow& out) {
+VQ_KERNEL_INLINE void vertical_block(const typename RowPairs<Radius>::Window& window,
+                                     const TapPairs& pairs, int /*bits*/, int column,
+                                     StreamRow& out) {
     using U16 = std::uint16_t __attribute__((vector_size(VQ_SIMD_BITS / 8)));
     const std::uint32_t square_fold = 32768, product_fold = 256;
     const I32 square_start = (I32)(U32{} + square_fold * pairs.folded_taps);
@@ -485,44 +594,36 @@ VQ_KERNEL_INLINE void vertical_block(const std::uint8_t* const* ref_rows,
     I32 a1[2]{}, a2[2]{}, sxx[2] = {square_start, square_start},
                           syy[2] = {square_start, square_start},
                           sxy[2] = {product_start, product_start};
-    const auto near_row = [&](const std::uint8_t* const* rows, int k) {
-        return k <= Radius ? load_widened_pairs(rows[k] + column) - 128 : I16{};
-    };
-    const auto far_row = [&](const std::uint8_t* const* rows, int k) {
-        return 2 * Radius - k > Radius ? load_widened_pairs(rows[2 * Radius - k] + column) - 128
-                                       : I16{};
-    };
+    const I32* taps = pairs.vertical[window.order];
 #pragma GCC unroll 16
     for (int t = 0; 2 * t <= Radius; ++t) {
-        const int k = 2 * t;
-        const I16 x0 = near_row(ref_rows, k), x1 = near_row(ref_rows, k + 1);
-        const I16 y0 = near_row(dist_rows, k), y1 = near_row(dist_rows, k + 1);
-        const I16 x_pairs[2] = {interleave_first(x0, x1), interleave_last(x0, x1)};
-        const I16 y_pairs[2] = {interleave_first(y0, y1), interleave_last(y0, y1)};
-        if (k < Radius) {
-            const I16 fx0 = far_row(ref_rows, k), fx1 = far_row(ref_rows, k + 1);
-            const I16 fy0 = far_row(dist_rows, k), fy1 = far_row(dist_rows, k + 1);
-            const I16 fx_pairs[2] = {interleave_first(fx0, fx1), interleave_last(fx0, fx1)};
-            const I16 fy_pairs[2] = {interleave_first(fy0, fy1), interleave_last(fy0, fy1)};
+        I16 near[4], far[4];
+        for (int n = 0; n < 4; ++n) near[n] = RowPairs<Radius>::vector(window.near[t], column, n);
+        if (2 * t < Radius) {
+            for (int n = 0; n < 4; ++n) far[n] = RowPairs<Radius>::vector(window.far[t], column, n);
+            // The centre row in the far pair of an odd Radius: the lanes' second row in
+            // descending order, their first in ascending order.
+            I16 keep = I16{} - 1;
+            if (2 * t + 1 == Radius) keep = (I16)(I32{} + (window.order == 0 ? 0xffff : ~0xffff));
             for (int h = 0; h < 2; ++h) {
-                const U16 x = (U16)x_pairs[h], y = (U16)y_pairs[h];
-                const U16 fx = (U16)fx_pairs[h], fy = (U16)fy_pairs[h];
+                const U16 x = (U16)near[h], y = (U16)near[2 + h];
+                const U16 fx = (U16)(far[h] & keep), fy = (U16)(far[2 + h] & keep);
                 const std::uint16_t square_bias = std::uint16_t(-square_fold);
                 const std::uint16_t product_bias = std::uint16_t(-product_fold);
-                accumulate_pairs(a1[h], (I32)(x + fx), pairs.even[t]);
-                accumulate_pairs(a2[h], (I32)(y + fy), pairs.even[t]);
-                accumulate_pairs(sxx[h], (I32)(x * x + fx * fx + square_bias), pairs.even[t]);
-                accumulate_pairs(syy[h], (I32)(y * y + fy * fy + square_bias), pairs.even[t]);
-                accumulate_pairs(sxy[h], (I32)(x * y + fx * fy + product_bias), pairs.even[t]);
+                accumulate_pairs(a1[h], (I32)(x + fx), taps[t]);
+                accumulate_pairs(a2[h], (I32)(y + fy), taps[t]);
+                accumulate_pairs(sxx[h], (I32)(x * x + fx * fx + square_bias), taps[t]);
+                accumulate_pairs(syy[h], (I32)(y * y + fy * fy + square_bias), taps[t]);
+                accumulate_pairs(sxy[h], (I32)(x * y + fx * fy + product_bias), taps[t]);
             }
         } else {
             for (int h = 0; h < 2; ++h) {
-                const I16 x = x_pairs[h], y = y_pairs[h];
-                accumulate_pairs(a1[h], (I32)x, pairs.even[t]);
-                accumulate_pairs(a2[h], (I32)y, pairs.even[t]);
-                accumulate_pairs(sxx[h], (I32)(x * x), pairs.even[t]);
-                accumulate_pairs(syy[h], (I32)(y * y), pairs.even[t]);
-                accumulate_pairs(sxy[h], (I32)(x * y), pairs.even[t]);
+                const I16 x = near[h], y = near[2 + h];
+                accumulate_pairs(a1[h], (I32)x, taps[t]);
+                accumulate_pairs(a2[h], (I32)y, taps[t]);
+                accumulate_pairs(sxx[h], (I32)(x * x), taps[t]);
+                accumulate_pairs(syy[h], (I32)(y * y), taps[t]);
+                accumulate_pairs(sxy[h], (I32)(x * y), taps[t]);
             }
         }
     }
@@ -539,6 +640,7 @@ VQ_KERNEL_INLINE void vertical_block(const std::uint8_t* const* ref_rows,
         qxy[h] = ((U32)sxy[h] << halving) + ((s1 + s2) << 7) - square_offset;
     }
     out.store_pairs(column, m1, m2, qxx, qyy, qxy);
+    window.next.make(column);
 }
 
 // Columns a vertical_block() covers.
@@ -630,6 +732,8 @@ struct SigmaRow {
     }
 
     LaneSums accumulate_all(double gain_limit, const Log2Source& log2) const {
+        // Summed in a local and copied out: summed in the returned object itself, which might
+        // alias `values` for all the compiler knew, every sum went through memory every step.
         LaneSums sums;
         for (std::size_t v = 0; v < values.size(); v += 3 * lanes) {
             I32 sigma1_sq, sigma2_sq, sigma12;
@@ -638,7 +742,8 @@ struct SigmaRow {
             std::memcpy(&sigma12, values.data() + v + 2 * lanes, sizeof sigma12);
             accumulate(sigma1_sq, sigma2_sq, sigma12, gain_limit, log2, sums);
         }
-        return sums;
+        const LaneSums total = sums;
+        return total;
     }
 
     std::vector<std::int32_t> values;  // per `lanes` pixels: sigma1_sq, sigma2_sq, sigma12
@@ -654,6 +759,8 @@ ScaleSums statistics(const PlaneView<Sample>& ref, const PlaneView<Sample>& dist
     const TapPairs pairs = TapPairs::of<Radius>(f);
     StreamRow row(width, Radius);
     SigmaRow sigmas(width);
+    std::optional<RowPairs<Radius>> row_pairs;
+    if constexpr (sizeof(Sample) == 1) row_pairs.emplace(ref, dist);
     const Sample* ref_rows[2 * Radius + 1];
     const Sample* dist_rows[2 * Radius + 1];
     I32 lane_index;
@@ -666,13 +773,18 @@ ScaleSums statistics(const PlaneView<Sample>& ref, const PlaneView<Sample>& dist
         }
         constexpr int block = block_columns<Sample>;
         if (width >= block) {
-            int j = 0;
-            for (; j + block <= width; j += block)
-                vertical_block<Radius>(ref_rows, dist_rows, pairs, bits, j, row);
-            // The last few columns: a block ending at the row's end (a vector would read past
-            // it) redoes some columns, with the same results.
-            if (j < width)
-                vertical_block<Radius>(ref_rows, dist_rows, pairs, bits, width - block, row);
+            auto vertical = [&](const auto&... source) {
+                int j = 0;
+                for (; j + block <= width; j += block)
+                    vertical_block<Radius>(source..., pairs, bits, j, row);
+                // The last few columns: a block ending at the row's end (a vector would read past
+                // it) redoes some columns, with the same results.
+                if (j < width) vertical_block<Radius>(source..., pairs, bits, width - block, row);
+            };
+            if constexpr (sizeof(Sample) == 1)
+                vertical(row_pairs->window(i));
+            else
+                vertical(ref_rows, dist_rows);
         } else {
             for (int j = 0; j < width; ++j)
                 row.store(j, round_vertical(vertical_sums(ref_rows, dist_rows, filter_s, j), bits));

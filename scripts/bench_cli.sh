@@ -5,7 +5,8 @@
 #   - whole-process wall time t(N), start-up included;
 #   - peak resident memory of the whole process (GNU time's maximum RSS) in the N-frame run.
 # Times are the median of --runs runs (one run when the first takes longer than --long seconds:
-# there start-up noise no longer matters); peak memory is the largest seen.
+# there start-up noise no longer matters), vq's and the reference's runs taken in turn, round
+# after round, so that the machine's drift falls on both alike; peak memory is the largest seen.
 #
 #   scripts/bench_cli.sh --suite cpu        # the README's table: psnr, cambi, ciede, vmaf;
 #                                           # 1080p (60 frames) and 4K (24); natural and banded
@@ -227,21 +228,40 @@ repeat_clips() {
 
 # --- timing ---
 now() { date +%s.%N; }
-# measure CMD...: runs it up to $runs times; prints "median-wall-seconds peak-KiB".
-measure() {
-  local times=() peak=0 rss_file; rss_file=$(mktemp)
-  for _ in $(seq "$runs"); do
-    local t0 t1 rss
-    t0=$(now)
-    "$gnu_time" -f %M -o "$rss_file" "$@" >/dev/null 2>"$rss_file.err" ||
-      { echo "bench_cli.sh: failed: $*" >&2; cat "$rss_file.err" >&2; rm -f "$rss_file" "$rss_file.err"; exit 1; }
-    t1=$(now)
-    rss=$(tail -n 1 "$rss_file"); [ "$rss" -gt "$peak" ] && peak=$rss
-    times+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b - a}')")
-    awk -v t="${times[-1]}" -v l="$long" 'BEGIN {exit !(t > l)}' && break
+# measure_together NAME...: runs the commands held in the arrays NAME... in turn, round after
+# round, up to $runs rounds, so that the machine's drift between rounds (this project's shared
+# 2-core machine moves by up to 40% within minutes) falls on every command alike, and the ratios
+# compare runs minutes apart no more than runs seconds apart; odd rounds go in reverse order, so no
+# command always follows the same one. A command whose run took longer than $long seconds is not
+# run again (start-up noise no longer matters there). Prints "median-wall-seconds peak-KiB" per
+# command, in order.
+measure_together() {
+  local count=$# round i t0 t1 rss rss_file; rss_file=$(mktemp)
+  local -a names=("$@") times peaks finished order
+  for ((i = 0; i < count; i++)); do times[i]="" peaks[i]=0 finished[i]=0; done
+  for ((round = 0; round < runs; round++)); do
+    order=()
+    for ((i = 0; i < count; i++)); do
+      if ((round % 2)); then order=("$i" "${order[@]}"); else order+=("$i"); fi
+    done
+    for i in "${order[@]}"; do
+      ((finished[i])) && continue
+      local -n command=${names[i]}
+      t0=$(now)
+      "$gnu_time" -f %M -o "$rss_file" "${command[@]}" >/dev/null 2>"$rss_file.err" ||
+        { echo "bench_cli.sh: failed: ${command[*]}" >&2; cat "$rss_file.err" >&2; rm -f "$rss_file" "$rss_file.err"; exit 1; }
+      t1=$(now)
+      unset -n command
+      rss=$(tail -n 1 "$rss_file"); [ "$rss" -gt "${peaks[i]}" ] && peaks[i]=$rss
+      t=$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b - a}')
+      times[i]+="$t "
+      awk -v t="$t" -v l="$long" 'BEGIN {exit !(t > l)}' && finished[i]=1
+    done
   done
   rm -f "$rss_file" "$rss_file.err"
-  echo "$(printf '%s\n' "${times[@]}" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}') $peak"
+  for ((i = 0; i < count; i++)); do
+    echo "$(tr ' ' '\n' <<< "${times[i]}" | sed '/^$/d' | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}') ${peaks[i]}"
+  done
 }
 per_frame_ms() { awk -v b="$1" -v s="$2" -v n="$3" -v k="$small" 'BEGIN {printf "%.2f", (b - s) * 1000 / (n - k)}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (b + 0 > 0 && a != "-") printf "%.2f", a / b; else printf "-"}'; }
@@ -271,13 +291,24 @@ for size in $sizes; do
         vq_cmd=("$vq" "${refarg[@]}" -d "$dist" ${vq_args[$group]} --backend "$backend" "${threadarg[@]}" -q --frame_cnt)
         # shellcheck disable=SC2206
         ref_cmd=("$reference" -r "$ref" -d "$dist" ${ref_args[$group]} --threads "$t" -q -o "$dir/reference.json" --json --frame_cnt)
-        read -r vq_big vq_peak <<< "$(measure "${vq_cmd[@]}" "$n")"
-        read -r vq_little _ <<< "$(measure "${vq_cmd[@]}" "$small")"
+        # shellcheck disable=SC2034  # read by measure_together through their names
+        vq_n=("${vq_cmd[@]}" "$n") vq_small=("${vq_cmd[@]}" "$small")
+        # shellcheck disable=SC2034
+        ref_n=("${ref_cmd[@]}" "$n") ref_small=("${ref_cmd[@]}" "$small")
+        commands=(vq_n vq_small)
+        with_ref=0
+        if [ "$reference" != none ] && [ "$t" != 0 ] && [[ " ${ref_skip[*]} " != *" $group "* ]]; then
+          with_ref=1 commands+=(ref_n ref_small)
+        fi
+        mapfile -t measured < <(measure_together "${commands[@]}")
+        [ "${#measured[@]}" -eq "${#commands[@]}" ] || exit 1
+        read -r vq_big vq_peak <<< "${measured[0]}"
+        read -r vq_little _ <<< "${measured[1]}"
         vq_ms=$(per_frame_ms "$vq_big" "$vq_little" "$n")
         ref_ms=- ref_big=- ref_peak=-
-        if [ "$reference" != none ] && [ "$t" != 0 ] && [[ " ${ref_skip[*]} " != *" $group "* ]]; then
-          read -r ref_big ref_peak <<< "$(measure "${ref_cmd[@]}" "$n")"
-          read -r ref_little _ <<< "$(measure "${ref_cmd[@]}" "$small")"
+        if [ "$with_ref" = 1 ]; then
+          read -r ref_big ref_peak <<< "${measured[2]}"
+          read -r ref_little _ <<< "${measured[3]}"
           ref_ms=$(per_frame_ms "$ref_big" "$ref_little" "$n")
           ref_peak=$(mib "$ref_peak")
           ref_big=$(printf '%.2f' "$ref_big")

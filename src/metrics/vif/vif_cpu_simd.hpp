@@ -322,10 +322,24 @@ struct LaneSums {
     I64 num_non_log{};
 };
 
-// Spec §2.6 for `lanes` pixels, lane for lane the plain accumulate_pixel().
-VQ_KERNEL_INLINE void accumulate(I32 sigma1_sq_i, I32 sigma2_sq_i, I32 sigma12_i, double gain_limit,
-                                 const Log2Source& log2, LaneSums& sums) {
+// The numerator's two logarithms of spec §2.6 for `lanes` pixels, waiting to be taken: the
+// arguments n1 = sv + noise and n2 = g^2 sigma1_sq + n1 (low lanes, then high), and the lanes
+// that have a numerator term.
+struct PendingLogs {
+    F64 n1[2], n2[2];
+    I32 has_num;
+};
+
+// Spec §2.6 for `lanes` pixels, lane for lane the plain accumulate_pixel(), but for the
+// numerator's logarithms, which are left in `pending` (its has_num all zero where no lane has
+// them) for take_logs(): each half is a long chain of dependent steps (the division, then the
+// logarithm), and in one loop body they left the core too few independent instructions to
+// overlap one pixel block's chain with the next.
+VQ_KERNEL_INLINE void accumulate_all_but_logs(I32 sigma1_sq_i, I32 sigma2_sq_i, I32 sigma12_i,
+                                              double gain_limit, const Log2Source& log2,
+                                              LaneSums& sums, PendingLogs& pending) {
     const I32 zero{};
+    pending.has_num = zero;
     const I32 is_log = sigma1_sq_i >= noise_variance;  // all ones or zero per lane
     const I32 non_log_sigma2_sq = is_log ? zero : sigma2_sq_i;
     sums.num_non_log +=
@@ -341,7 +355,6 @@ VQ_KERNEL_INLINE void accumulate(I32 sigma1_sq_i, I32 sigma2_sq_i, I32 sigma12_i
     const F64 sigma1_sq[2] = {to_double(low_half(sigma1_sq_i)), to_double(high_half(sigma1_sq_i))};
     const HalfI32 sigma2_sq_halves[2] = {low_half(sigma2_sq_i), high_half(sigma2_sq_i)};
     const HalfI32 sigma12_halves[2] = {low_half(sigma12_i), high_half(sigma12_i)};
-    F64 n1[2], n2[2];
     for (int h = 0; h < 2; ++h) {
         const F64 sigma2_sq = to_double(sigma2_sq_halves[h]);
         const F64 sigma12 = to_double(sigma12_halves[h]);
@@ -351,11 +364,17 @@ VQ_KERNEL_INLINE void accumulate(I32 sigma1_sq_i, I32 sigma2_sq_i, I32 sigma12_i
         const F64 no_residual{};
         const F64 sv = residual > 0.0 ? truncate(residual) : no_residual;
         gain = gain_limit < gain ? F64{} + gain_limit : gain;
-        n1[h] = sv + noise;
-        n2[h] = truncate((gain * gain) * sigma1_sq[h]) + n1[h];
+        pending.n1[h] = sv + noise;
+        pending.n2[h] = truncate((gain * gain) * sigma1_sq[h]) + pending.n1[h];
     }
-    sums.num_log +=
-        has_num & (logs(log2, n2[0], n2[1], has_num) - logs(log2, n1[0], n1[1], has_num));
+    pending.has_num = has_num;
+}
+
+VQ_KERNEL_INLINE void take_logs(const PendingLogs& pending, const Log2Source& log2,
+                                LaneSums& sums) {
+    if (!any(pending.has_num)) return;
+    sums.num_log += pending.has_num & (logs(log2, pending.n2[0], pending.n2[1], pending.has_num) -
+                                       logs(log2, pending.n1[0], pending.n1[1], pending.has_num));
 }
 
 // One row of vertical results in the layout the horizontal pass reads: eight 16-bit streams,
@@ -735,12 +754,23 @@ struct SigmaRow {
         // Summed in a local and copied out: summed in the returned object itself, which might
         // alias `values` for all the compiler knew, every sum went through memory every step.
         LaneSums sums;
-        for (std::size_t v = 0; v < values.size(); v += 3 * lanes) {
-            I32 sigma1_sq, sigma2_sq, sigma12;
-            std::memcpy(&sigma1_sq, values.data() + v, sizeof sigma1_sq);
-            std::memcpy(&sigma2_sq, values.data() + v + lanes, sizeof sigma2_sq);
-            std::memcpy(&sigma12, values.data() + v + 2 * lanes, sizeof sigma12);
-            accumulate(sigma1_sq, sigma2_sq, sigma12, gain_limit, log2, sums);
+        // The logarithms are taken a group of slots behind, in a loop of their own (see
+        // accumulate_all_but_logs); a group's pending arguments stay in the L1 cache.
+        constexpr std::size_t group = 8;
+        PendingLogs pending[group];
+        const std::size_t slots = values.size() / (3 * lanes);
+        for (std::size_t first = 0; first < slots; first += group) {
+            const std::size_t count = std::min(group, slots - first);
+            for (std::size_t g = 0; g < count; ++g) {
+                const std::int32_t* at = values.data() + 3 * lanes * (first + g);
+                I32 sigma1_sq, sigma2_sq, sigma12;
+                std::memcpy(&sigma1_sq, at, sizeof sigma1_sq);
+                std::memcpy(&sigma2_sq, at + lanes, sizeof sigma2_sq);
+                std::memcpy(&sigma12, at + 2 * lanes, sizeof sigma12);
+                accumulate_all_but_logs(sigma1_sq, sigma2_sq, sigma12, gain_limit, log2, sums,
+                                        pending[g]);
+            }
+            for (std::size_t g = 0; g < count; ++g) take_logs(pending[g], log2, sums);
         }
         const LaneSums total = sums;
         return total;

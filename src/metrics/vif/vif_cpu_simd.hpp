@@ -873,31 +873,44 @@ void decimate_with(const PlaneView<Sample>& source, int destination_scale, int b
     // store (the rows written are uint16_t too, so they might have changed them).
     U32 taps[Radius + 1];
     for (int k = 0; k <= Radius; ++k) taps[k] = U32{} + std::uint32_t(f[k]);
-    const int out_width = source.width / 2;
+    // The plane's size in locals: read through `source` in the loops, it was reloaded after every
+    // store, as the taps were.
+    const int width = source.width, height = source.height;
+    const int out_width = width / 2;
     const std::uint32_t round = 1u << (bits - 1);
     // Room for the mirrored columns and for even-lane reads two vectors past the end.
-    std::vector<std::uint16_t> blurred(std::size_t(source.width + 2 * Radius + 4 * lanes));
+    std::vector<std::uint16_t> blurred(std::size_t(width + 2 * Radius + 4 * lanes));
     std::uint16_t* column0 = blurred.data() + Radius;
     const Sample* rows[2 * Radius + 1];
-    for (int i = 0; i < source.height / 2; ++i) {
+    for (int i = 0; i < height / 2; ++i) {
         for (int k = 0; k <= 2 * Radius; ++k)
-            rows[k] = source.row(mirror(2 * i - Radius + k, source.height));
+            rows[k] = source.row(mirror(2 * i - Radius + k, height));
+        // The next output row reads two source rows this one does not: fetched now, their loads
+        // overlap this row's work (the plane has left the caches since the statistics read it,
+        // and those loads' waits were a quarter of this pass). A hint only: past the end the
+        // last row stands in.
+        for (int k = 1; k <= 2; ++k) {
+            const char* next =
+                reinterpret_cast<const char*>(source.row(std::min(2 * i + Radius + k, height - 1)));
+            for (std::size_t at = 0; at < std::size_t(width) * sizeof(Sample); at += 64)
+                __builtin_prefetch(next + at);
+        }
         int j = 0;
-        for (; j + lanes <= source.width; j += lanes) {
+        for (; j + lanes <= width; j += lanes) {
             U32 sum = load_widened(rows[Radius] + j) * taps[Radius];
             for (int k = 0; k < Radius; ++k)
                 sum +=
                     (load_widened(rows[k] + j) + load_widened(rows[2 * Radius - k] + j)) * taps[k];
             store_narrowed(column0 + j, (sum + round) >> bits);
         }
-        for (; j < source.width; ++j) {
+        for (; j < width; ++j) {
             std::uint32_t sum = 0;
             for (int k = 0; k <= 2 * Radius; ++k) sum += f[k] * std::uint32_t(rows[k][j]);
             column0[j] = std::uint16_t((sum + round) >> bits);
         }
         for (int t = 1; t <= Radius; ++t) {
-            column0[-t] = column0[mirror(-t, source.width)];
-            column0[source.width - 1 + t] = column0[mirror(source.width - 1 + t, source.width)];
+            column0[-t] = column0[mirror(-t, width)];
+            column0[width - 1 + t] = column0[mirror(width - 1 + t, width)];
         }
         std::uint16_t* out_row = out + std::size_t(i) * out_width;
         j = 0;

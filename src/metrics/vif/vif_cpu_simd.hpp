@@ -861,6 +861,32 @@ ScaleSums statistics_any_scale(const PlaneView<Sample>& ref, const PlaneView<Sam
     }
 }
 
+// The vertical blur of 8-bit rows (rows[k], k = 0 .. 2 Radius) at 2 * lanes columns from
+// `column`, rounded by `round` and shifted by `bits`, into `out`. As in decimate_with(), rows k and
+// 2 Radius - k are folded first (two 8-bit samples sum to at most 510, an int16); the folded rows
+// then go two to a 16-bit multiply-add with the taps (2t, 2t + 1) of `tap_pairs` (the centre row
+// with 0), half the multiplies of the 32-bit lanes and a quarter of the widening loads. Every sum
+// is below 2^24, exact in int32; the rounded values fit 16 bits, so packing does not saturate.
+template <int Radius>
+VQ_KERNEL_INLINE void blur_rows_8(const std::uint8_t* const* rows, const I32* tap_pairs,
+                                  std::uint32_t round, int bits, int column, std::uint16_t* out) {
+    I16 folded[Radius + 2];
+    for (int k = 0; k < Radius; ++k)
+        folded[k] = load_widened_pairs(rows[k] + column) +
+                    load_widened_pairs(rows[2 * Radius - k] + column);
+    folded[Radius] = load_widened_pairs(rows[Radius] + column);
+    folded[Radius + 1] = I16{};
+    I32 first{}, last{};
+    for (int t = 0; 2 * t <= Radius; ++t) {
+        accumulate_pairs(first, (I32)interleave_first(folded[2 * t], folded[2 * t + 1]),
+                         tap_pairs[t]);
+        accumulate_pairs(last, (I32)interleave_last(folded[2 * t], folded[2 * t + 1]),
+                         tap_pairs[t]);
+    }
+    const I16 packed = pack_columns(((U32)first + round) >> bits, ((U32)last + round) >> bits);
+    std::memcpy(out + column, &packed, sizeof packed);
+}
+
 // Spec §2.3: vertical blur of the even source rows, then the horizontal blur at even columns.
 // The kernels are symmetric (f[k] = f[2 Radius - k]), so the two samples of each tap pair are
 // added before their one multiply: the same sum in wrapping uint32 lanes, with Radius + 1
@@ -873,6 +899,14 @@ void decimate_with(const PlaneView<Sample>& source, int destination_scale, int b
     // store (the rows written are uint16_t too, so they might have changed them).
     U32 taps[Radius + 1];
     for (int k = 0; k <= Radius; ++k) taps[k] = U32{} + std::uint32_t(f[k]);
+    // blur_rows_8()'s taps, where they fit its signed multiply-add (scale 1's do).
+    I32 tap_pairs[Radius / 2 + 1];
+    bool pairs_fit = sizeof(Sample) == 1;
+    for (int t = 0; 2 * t <= Radius; ++t) {
+        const std::uint32_t second = 2 * t < Radius ? f[2 * t + 1] : 0;
+        tap_pairs[t] = I32{} + std::int32_t(f[2 * t] | second << 16);
+        pairs_fit = pairs_fit && f[2 * t] < 32768 && second < 32768;
+    }
     // The plane's size in locals: read through `source` in the loops, it was reloaded after every
     // store, as the taps were.
     const int width = source.width, height = source.height;
@@ -896,6 +930,10 @@ void decimate_with(const PlaneView<Sample>& source, int destination_scale, int b
                 __builtin_prefetch(next + at);
         }
         int j = 0;
+        if constexpr (sizeof(Sample) == 1)
+            if (pairs_fit)
+                for (; j + 2 * lanes <= width; j += 2 * lanes)
+                    blur_rows_8<Radius>(rows, tap_pairs, round, bits, j, column0);
         for (; j + lanes <= width; j += lanes) {
             U32 sum = load_widened(rows[Radius] + j) * taps[Radius];
             for (int k = 0; k < Radius; ++k)

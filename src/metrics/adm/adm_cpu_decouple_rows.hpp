@@ -107,8 +107,8 @@ int decouple0_vector(const std::int16_t* const* o, const std::int16_t* const* t,
     const __m512i zero = _mm512_setzero_si512(), full = _mm512_set1_epi32(32768);
     const __m512i half = _mm512_set1_epi32(16384), low15 = _mm512_set1_epi32(32767);
     const __m512i gains = _mm512_set1_epi32(gain);
-    int j = begin;
-    for (; j + 16 <= end; j += 16) {
+    // Columns j .. j + 15.
+    auto block = [&](int j) {
         const __m512i po = hv_pairs(o, j), pt = hv_pairs(t, j);
         const __m512i dp = _mm512_madd_epi16(po, pt);
         const __m512 dpf = _mm512_mask_mov_ps(_mm512_cvtepi32_ps(dp),
@@ -150,6 +150,14 @@ int decouple0_vector(const std::int16_t* const* o, const std::int16_t* const* t,
             _mm256_storeu_si256(reinterpret_cast<__m256i*>(a[b] + j),
                                 _mm512_cvtepi32_epi16(_mm512_sub_epi32(tj, rj)));
         }
+    };
+    int j = begin;
+    for (; j + 16 <= end; j += 16) block(j);
+    // The last few columns: a block ending at `end` redoes some, with the same results (the
+    // outputs are not inputs); the scalar loop took them before, one by one.
+    if (j < end && end - begin >= 16) {
+        block(end - 16);
+        j = end;
     }
     return j;
 }
@@ -194,7 +202,8 @@ void decouple_wide_band(const std::int32_t* o, const std::int32_t* t, int begin,
         const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi64(1);
         const __m512i full = _mm512_set1_epi64(32768);
         const __m512i gain_lanes = _mm512_set1_epi64(gain);
-        for (; j + 8 <= end; j += 8) {
+        // Columns j .. j + 7.
+        auto block = [&](int j) {
             const __m512i oj =
                 _mm512_cvtepi32_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(o + j)));
             const __m512i tj =
@@ -230,6 +239,12 @@ void decouple_wide_band(const std::int32_t* o, const std::int32_t* t, int begin,
             _mm256_storeu_si256(reinterpret_cast<__m256i*>(r + j), _mm512_cvtepi64_epi32(rj));
             _mm256_storeu_si256(reinterpret_cast<__m256i*>(a + j),
                                 _mm512_cvtepi64_epi32(_mm512_sub_epi64(tj, rj)));
+        };
+        for (; j + 8 <= end; j += 8) block(j);
+        // The last few columns: as in decouple0_vector().
+        if (j < end && end - begin >= 8) {
+            block(end - 8);
+            j = end;
         }
     }
 #endif

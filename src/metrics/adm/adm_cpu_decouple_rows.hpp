@@ -202,7 +202,7 @@ void decouple_wide_band(const std::int32_t* o, const std::int32_t* t, int begin,
         const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi64(1);
         const __m512i full = _mm512_set1_epi64(32768);
         const __m512i gain_lanes = _mm512_set1_epi64(gain);
-        // Columns j .. j + 7.
+        // Columns j .. j + 7 (this j shadows the loop's).
         auto block = [&](int j) {
             const __m512i oj =
                 _mm512_cvtepi32_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(o + j)));

@@ -865,8 +865,9 @@ ScaleSums statistics_any_scale(const PlaneView<Sample>& ref, const PlaneView<Sam
 // `column`, rounded by `round` and shifted by `bits`, into `out`. As in decimate_with(), rows k and
 // 2 Radius - k are folded first (two 8-bit samples sum to at most 510, an int16); the folded rows
 // then go two to a 16-bit multiply-add with the taps (2t, 2t + 1) of `tap_pairs` (the centre row
-// with 0), half the multiplies of the 32-bit lanes and a quarter of the widening loads. Every sum
-// is below 2^24, exact in int32; the rounded values fit 16 bits, so packing does not saturate.
+// with 0): per `lanes` columns, Radius / 2 + 1 multiply-adds where the 32-bit lanes took
+// Radius + 1 multiplies (three fifths at scale 1), and half the widening loads. Every sum is below
+// 2^24, exact in int32; the rounded values fit 16 bits, so packing does not saturate.
 template <int Radius>
 VQ_KERNEL_INLINE void blur_rows_8(const std::uint8_t* const* rows, const I32* tap_pairs,
                                   std::uint32_t round, int bits, int column, std::uint16_t* out) {

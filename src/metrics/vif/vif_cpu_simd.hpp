@@ -709,16 +709,20 @@ struct EvenOddSums {
 template <int Radius>
 VQ_KERNEL_INLINE EvenOddSums horizontal_filter(const std::uint16_t* column0,
                                                const TapPairs& pairs) {
-    I32 even{}, odd{};
+    // Two sums per parity, the taps' first and second halves: one chain of Radius + 1 dependent
+    // multiply-adds per output held each filter's latency.
+    I32 even[2]{}, odd[2]{};
     for (int t = 0; t <= Radius; ++t) {
         I32 samples;
         std::memcpy(&samples, column0 - Radius + 2 * t, sizeof samples);
-        accumulate_pairs(even, samples, pairs.even[t]);
-        accumulate_pairs(odd, samples, pairs.odd[t]);
+        const int half = 2 * t > Radius;
+        accumulate_pairs(even[half], samples, pairs.even[t]);
+        accumulate_pairs(odd[half], samples, pairs.odd[t]);
     }
+    const I32 even_sum = even[0] + even[1], odd_sum = odd[0] + odd[1];
     // The samples were stored minus 32768 and the (halved) kernel sums to 65536 >> halving.
     const std::uint32_t bias = 1u << 31;
-    return {((U32)even << pairs.halving) + bias, ((U32)odd << pairs.halving) + bias};
+    return {((U32)even_sum << pairs.halving) + bias, ((U32)odd_sum << pairs.halving) + bias};
 }
 
 // (sum F*q + 2^15) >> 16 from the filtered high and low halves of q.

@@ -4,6 +4,7 @@
 #include "metrics/vif/vif_cpu_kernels.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstring>

@@ -955,14 +955,18 @@ void decimate_with(const PlaneView<Sample>& source, int destination_scale, int b
     // store (the rows written are uint16_t too, so they might have changed them).
     U32 taps[Radius + 1];
     for (int k = 0; k <= Radius; ++k) taps[k] = U32{} + std::uint32_t(f[k]);
-    // blur_rows_8()'s taps, where they fit its signed multiply-add (scale 1's do).
-    I32 tap_pairs[Radius / 2 + 1];
-    bool pairs_fit = sizeof(Sample) == 1;
-    for (int t = 0; 2 * t <= Radius; ++t) {
-        const std::uint32_t second = 2 * t < Radius ? f[2 * t + 1] : 0;
-        tap_pairs[t] = I32{} + std::int32_t(f[2 * t] | second << 16);
-        pairs_fit = pairs_fit && f[2 * t] < 32768 && second < 32768;
-    }
+    // The taps in pairs for the signed multiply-add, where every tap fits it (not scale 3's
+    // centre): blur_rows_8()'s, taps (2t, 2t + 1) up to the centre, and the horizontal pass's,
+    // the whole kernel's; a tap past the end is 0.
+    const bool pairs_fit =
+        std::all_of(f, f + 2 * Radius + 1, [](std::uint16_t tap) { return tap < 32768; });
+    auto tap_pair = [&](int t, int end) {
+        const std::uint32_t second = 2 * t + 1 <= end ? f[2 * t + 1] : 0;
+        return I32{} + std::int32_t(f[2 * t] | second << 16);
+    };
+    I32 tap_pairs[Radius / 2 + 1], horizontal_pairs[Radius + 1];
+    for (int t = 0; 2 * t <= Radius; ++t) tap_pairs[t] = tap_pair(t, Radius);
+    for (int t = 0; t <= Radius; ++t) horizontal_pairs[t] = tap_pair(t, 2 * Radius);
     // The plane's size in locals: read through `source` in the loops, it was reloaded after every
     // store, as the taps were.
     const int width = source.width, height = source.height;
@@ -1008,6 +1012,22 @@ void decimate_with(const PlaneView<Sample>& source, int destination_scale, int b
         }
         std::uint16_t* out_row = out + std::size_t(i) * out_width;
         j = 0;
+        // Output column j reads the pairs of samples from 2j - Radius: one 32-bit word each, a
+        // vector of them for `lanes` outputs, each read minus 32768 (int16), which takes 2^31
+        // from the sum (2^16 * 32768, wrapping). Against the folded 32-bit multiplies below:
+        // Radius + 1 multiply-adds and loads instead of Radius + 1 multiplies, 2 Radius + 1
+        // loads and masks and Radius adds.
+        if (pairs_fit)
+            for (; j + lanes <= out_width; j += lanes) {
+                const std::uint16_t* first = column0 + 2 * j - Radius;
+                I32 sum{};
+                for (int t = 0; t <= Radius; ++t) {
+                    I32 samples;
+                    std::memcpy(&samples, first + 2 * t, sizeof samples);
+                    accumulate_pairs(sum, samples ^ std::int32_t(0x80008000u), horizontal_pairs[t]);
+                }
+                store_narrowed(out_row + j, ((U32)sum + (1u << 31) + 32768) >> 16);
+            }
         for (; j + lanes <= out_width; j += lanes) {
             const std::uint16_t* centre = column0 + 2 * j;
             U32 sum = load_even_widened(centre) * taps[Radius];

@@ -27,6 +27,8 @@ using U64 = std::uint64_t __attribute__((vector_size(VQ_SIMD_BITS / 8)));
 using I64 = std::int64_t __attribute__((vector_size(VQ_SIMD_BITS / 8)));
 using F64 = double __attribute__((vector_size(VQ_SIMD_BITS / 8)));
 using HalfI32 = std::int32_t __attribute__((vector_size(VQ_SIMD_BITS / 16)));
+// Unsigned 16-bit lanes, for products that may wrap (signed overflow is undefined).
+using U16 = std::uint16_t __attribute__((vector_size(VQ_SIMD_BITS / 8)));
 
 #if VQ_SIMD_BITS == 256
 #define VQ_VIF_LOW_HALF 0, 1, 2, 3
@@ -604,7 +606,6 @@ template <int Radius>
 VQ_KERNEL_INLINE void vertical_block(const typename RowPairs<Radius>::Window& window,
                                      const TapPairs& pairs, int /*bits*/, int column,
                                      StreamRow& out) {
-    using U16 = std::uint16_t __attribute__((vector_size(VQ_SIMD_BITS / 8)));
     const std::uint32_t square_fold = 32768, product_fold = 256;
     const I32 square_start = (I32)(U32{} + square_fold * pairs.folded_taps);
     const I32 product_start = (I32)(U32{} + product_fold * pairs.folded_taps);
@@ -715,7 +716,8 @@ VQ_KERNEL_INLINE void vertical_block(const std::uint16_t* const* ref_rows,
                                      int bits, int column, StreamRow& out) {
     const std::int16_t bias = -32768;
     auto moments = [&](I16 a, I16 b) {  // a, a * b's high half, its low half
-        return std::array<I16, 3>{a ^ bias, multiply_high(a, b) ^ bias, (a * b) ^ bias};
+        return std::array<I16, 3>{a ^ bias, multiply_high(a, b) ^ bias,
+                                  (I16)((U16)a * (U16)b) ^ bias};
     };
     I32 x_sums[3][2]{}, y_sums[3][2]{}, xy_sums[2][2]{};
     sum_row_pairs<Radius>(

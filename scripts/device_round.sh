@@ -4,7 +4,7 @@
 # libraries that machine lacks, ../shared's fixtures and goldens). Logs go to $OUT.
 #
 #   device tool: run  command "bash scripts/device_round.sh all"  carry [".device"]
-#   scripts/device_round.sh [build] [tests] [sanitize] [bench] [vmaf] [vmaf-long] [models] [natural] [ladder] [nvdec] [nvdec-scaling] [profile] [memcheck] | all
+#   scripts/device_round.sh [build] [tests] [sanitize] [bench] [vmaf] [vmaf-long] [models] [natural] [ladder] [nvdec] [nvdec-scaling] [profile] [memcheck] [aims] | all
 #                                                                            (default: all)
 #
 #   build     builds build-cuda THERE on every core from what prepare_device.sh --build-there
@@ -40,6 +40,11 @@
 #             with either decoder
 #   nvdec-scaling  the 4K HEVC 10-bit pair decoded by 1, 2, 4 and 7 processes at once: what
 #             bounds NVDEC's frames/s (one session, or the engines), with nvidia-smi dmon's view
+#   aims      issue 24's speed aims in one run, one table (scripts/speed_aims.py: the CPU's VMAF
+#             beside the reference CLI at 1, 2 and every thread, start-up and PSNR, the GPU's
+#             VIF + ADM + motion, default VMAF on CUDA against the read floor, NVDEC against the
+#             CPU decoder on the 4K HEVC pair, and NVDEC's parity per codec) in $OUT/aims.md; the
+#             clips of prepare_device.sh --clips, the reference CLI and GNU time in .device/bin
 #   profile   where the time goes: Nsight Systems' kernel table of the GPU twins at 4K (those over
 #             their issue-20 aims) and the CPU's v1 4K model on natural clips at 4, 8 and every
 #             thread beside the reference CLI
@@ -520,6 +525,13 @@ run_build() {
   mkdir -p .device/lib && cp -P "$lib"/*.so* .device/lib/
 }
 
+# Issue 24's aims, every figure from this one run on this machine.
+run_aims() {
+  step aims aims.log python3 scripts/speed_aims.py --vq "$bin/vq" --reference "$bin/vmaf-ref" \
+    --synth "$bin/vq-synth" --read-floor "$bin/vq-read-floor" --bench "$bin/vq_bench" --cuda \
+    --clips "$PWD/.device/clips" --time "$bin/time" --work "$scratch" --out "$out/aims.md"
+}
+
 # The carry replaces .device on every call, so the binaries are there only once `build` has run
 # in the same call.
 if [ "${modes[0]}" != build ] && [ ! -x "$bin/vq" ]; then
@@ -541,7 +553,8 @@ for mode in "${modes[@]}"; do
     nvdec-scaling) run_nvdec_scaling ;;
     natural) run_natural_bench ;;
     profile) run_profile ;;
-    *) echo "device_round.sh: unknown mode '$mode' (build, tests, sanitize, bench, vmaf, vmaf-long, models, natural, ladder, nvdec, nvdec-scaling, profile, memcheck or all)" >&2; exit 2 ;;
+    aims) run_aims ;;
+    *) echo "device_round.sh: unknown mode '$mode' (build, tests, sanitize, bench, vmaf, vmaf-long, models, natural, ladder, nvdec, nvdec-scaling, profile, memcheck, aims or all)" >&2; exit 2 ;;
   esac
 done
 if [ ${#failed[@]} -gt 0 ]; then

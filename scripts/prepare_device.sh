@@ -64,6 +64,8 @@ pack_data() {
   # The reference CLI, for timing beside vq at equal threads (device_round.sh vmaf); never a test's.
   mkdir -p .device/bin
   [ -x "$shared/tools/vmaf-ref/vmaf" ] && cp "$shared/tools/vmaf-ref/vmaf" .device/bin/vmaf-ref
+  # GNU time (that machine may lack it): peak memory for device_round.sh aims.
+  cp /usr/bin/time .device/bin/time
   chmod -R u+w .device
 }
 

@@ -8,8 +8,9 @@ time and peak memory come from the kernel's accounting of the child (wait4), not
 around a shell. Per-frame cost is (t(big) - t(small)) / (big - small) of median whole-process
 times, start-up excluded; whole process is the big run's median.
 
-    scripts/speed_aims.py --vq VQ --reference VMAF --synth VQ_SYNTH [--read-floor VQ_READ_FLOOR]
-                          [--bench VQ_BENCH] [--clips DIR] [--cuda] [--rounds 5] [--work DIR]
+    scripts/speed_aims.py --vq VQ --reference VMAF --synth VQ_SYNTH [--natural DIR]
+                          [--read-floor VQ_READ_FLOOR] [--bench VQ_BENCH] [--clips DIR] [--cuda]
+                          [--rounds 5] [--work DIR] [--out FILE]
 
 --clips DIR holds make_codec_clips.sh's bench/ (the 4K HEVC 10-bit pair) and parity/ (one small
 clip per codec), for the NVDEC rows. Standard library only: the GPU machine has no pip.
@@ -83,12 +84,12 @@ class Rounds:
 class Clip:
     ref: Path
     dist: Path
-    width: int
-    height: int
+    width: int = 0  # 0: Y4M, which carries its own format
+    height: int = 0
 
     def io(self, frames):
-        return ["-r", str(self.ref), "-d", str(self.dist), "-w", str(self.width), "-h",
-                str(self.height), "-p", "420", "-b", "8", "--frame_cnt", str(frames)]
+        raw = ["-w", str(self.width), "-h", str(self.height), "-p", "420", "-b", "8"] if self.width else []
+        return ["-r", str(self.ref), "-d", str(self.dist)] + raw + ["--frame_cnt", str(frames)]
 
 
 def textured_clip(args, size, frames, folder):
@@ -115,8 +116,20 @@ def ratio(a, b):
     return a / b if b else float("nan")
 
 
+def natural_clips(folder):
+    """bench_cli.sh's natural-looking clips (testsrc2 with temporal noise, x264 CRF 12 against
+    CRF 32, decoded to Y4M: grain and coding artefacts) where `folder` has them."""
+    clips = {}
+    for size in ("1920x1080", "3840x2160"):
+        ref, dist = Path(folder) / f"natural_ref_{size}.y4m", Path(folder) / f"natural_dist_{size}.y4m"
+        if ref.exists() and dist.exists():
+            clips[size] = Clip(ref, dist)
+    return clips
+
+
 def cpu_vmaf(args, work, rounds):
-    """Default VMAF on the CPU, vq and the reference at 1, 2 and every thread, 1080p and 4K."""
+    """Default VMAF on the CPU, vq and the reference at 1, 2 and every thread, 1080p and 4K, on
+    the textured synthetic clips and on natural-looking ones where --natural gives them."""
     cores = os.cpu_count()
     cells = [("1920x1080", 1, 60, 20), ("1920x1080", 2, 60, 20), ("1920x1080", cores, 200, 20),
              ("3840x2160", 1, 24, 8), ("3840x2160", 2, 30, 10), ("3840x2160", cores, 60, 10)]
@@ -126,31 +139,43 @@ def cpu_vmaf(args, work, rounds):
         "ref": lambda threads: [args.reference, "-q", "-m", "version=vmaf_v0.6.1", "--threads",
                                 str(threads)],
     }
-    clips = {size: textured_clip(args, size, 200, work) for size in ("1920x1080", "3840x2160")}
+    clips = {("textured", size): textured_clip(args, size, 200, work) for size in ("1920x1080", "3840x2160")}
+    if args.natural:
+        clips.update({("natural", size): clip for size, clip in natural_clips(args.natural).items()})
     jobs = []
-    for size, threads, big, small in cells:
-        for tool, command in tools.items():
-            for frames in (big, small):
-                out = work / f"{tool}.json"
-                jobs.append(((size, threads, tool, frames), command(threads) +
-                             clips[size].io(frames) + ["--json", "-o", str(out)]))
+    for content, size in clips:
+        for cell_size, threads, big, small in cells:
+            if cell_size != size:
+                continue
+            for tool, command in tools.items():
+                for frames in (big, small):
+                    out = work / f"{tool}.json"
+                    jobs.append(((content, size, threads, tool, frames), command(threads) +
+                                 clips[content, size].io(frames) + ["--json", "-o", str(out)]))
     timings = Rounds(args.time)
-    timings.time(jobs, rounds, warm_up=[command for (_, _, _, frames), command in jobs if frames <= 10])
+    timings.time(jobs, rounds, warm_up=[command for key, command in jobs if key[4] <= 10])
     rows = []
-    for size, threads, big, small in cells:
-        per_frame, whole, peak = {}, {}, {}
-        for tool in tools:
-            b, s = timings.median((size, threads, tool, big)), timings.median((size, threads, tool, small))
-            per_frame[tool] = (b - s) * 1000 / (big - small)
-            whole[tool] = b
-            peak[tool] = timings.median((size, threads, tool, big), "peak_mib")
-        rows.append(dict(size=size, threads=threads, frames=f"{big} vs {small}",
-                         vq_ms=per_frame["vq"], ref_ms=per_frame["ref"],
-                         frame_ratio=ratio(per_frame["vq"], per_frame["ref"]),
-                         vq_s=whole["vq"], ref_s=whole["ref"], whole_ratio=ratio(whole["vq"], whole["ref"]),
-                         vq_mib=peak["vq"], ref_mib=peak["ref"],
-                         rounds=timings.count((size, threads, "ref", small))))
+    for content, size in clips:
+        for cell_size, threads, big, small in cells:
+            if cell_size == size:
+                rows.append(cpu_row(timings, tools, content, size, threads, big, small))
     return rows
+
+
+def cpu_row(timings, tools, content, size, threads, big, small):
+    per_frame, whole, peak = {}, {}, {}
+    for tool in tools:
+        key = (content, size, threads, tool)
+        b, s = timings.median(key + (big,)), timings.median(key + (small,))
+        per_frame[tool] = (b - s) * 1000 / (big - small)
+        whole[tool] = b
+        peak[tool] = timings.median(key + (big,), "peak_mib")
+    return dict(content=content, size=size, threads=threads, frames=f"{big} vs {small}",
+                vq_ms=per_frame["vq"], ref_ms=per_frame["ref"],
+                frame_ratio=ratio(per_frame["vq"], per_frame["ref"]),
+                vq_s=whole["vq"], ref_s=whole["ref"], whole_ratio=ratio(whole["vq"], whole["ref"]),
+                vq_mib=peak["vq"], ref_mib=peak["ref"],
+                rounds=timings.count((content, size, threads, "ref", small)))
 
 
 def startup_and_psnr(args, work, rounds):
@@ -281,7 +306,7 @@ def report(cpu_rows, startup, psnr_rows, kernels, e2e_rows, nvdec_result, machin
 
     for row in cpu_rows:
         threads = f"{row['threads']} thread" + ("s" if row["threads"] > 1 else "")
-        aim(f"CPU VMAF, {row['size']}, {threads}", "≤ 0.5× the reference, per frame and whole",
+        aim(f"CPU VMAF, {row['size']} {row['content']}, {threads}", "≤ 0.5× the reference, per frame and whole",
             f"{row['frame_ratio']:.2f}× per frame ({row['vq_ms']:.2f} vs {row['ref_ms']:.2f} ms), "
             f"{row['whole_ratio']:.2f}× whole ({row['vq_s']:.3f} vs {row['ref_s']:.3f} s)",
             row["frame_ratio"] <= 0.5 and row["whole_ratio"] <= 0.5)
@@ -322,10 +347,10 @@ def report(cpu_rows, startup, psnr_rows, kernels, e2e_rows, nvdec_result, machin
             "; ".join(f"{d} vs {r}: {what}" for d, r, what in parity),
             all(what in ("equal", "NVDEC lacks the codec") for _, _, what in parity))
     lines += ["| aim | target | measured | met |", "| --- | --- | --- | --- |"] + aims + [""]
-    lines += ["| size | threads | frames | vq ms/frame | ref ms/frame | ratio | vq whole s | ref whole s | ratio | "
-              "vq peak MiB | ref peak MiB | rounds |", "|" + " --- |" * 12]
+    lines += ["| size | content | threads | frames | vq ms/frame | ref ms/frame | ratio | vq whole s | ref whole s | "
+              "ratio | vq peak MiB | ref peak MiB | rounds |", "|" + " --- |" * 13]
     for row in cpu_rows:
-        lines.append(f"| {row['size']} | {row['threads']} | {row['frames']} | {row['vq_ms']:.3f} | {row['ref_ms']:.3f} | "
+        lines.append(f"| {row['size']} | {row['content']} | {row['threads']} | {row['frames']} | {row['vq_ms']:.3f} | {row['ref_ms']:.3f} | "
                      f"{row['frame_ratio']:.2f} | {row['vq_s']:.3f} | {row['ref_s']:.3f} | {row['whole_ratio']:.2f} | "
                      f"{row['vq_mib']:.0f} | {row['ref_mib']:.0f} | {row['rounds']} |")
     return "\n".join(lines)
@@ -352,6 +377,8 @@ def main():
     parser.add_argument("--read-floor", help="vq-read-floor (with --cuda)")
     parser.add_argument("--bench", help="vq_bench built with CUDA (with --cuda)")
     parser.add_argument("--clips", help="make_codec_clips.sh's folder (with --cuda): the NVDEC rows")
+    parser.add_argument("--natural", help="bench_cli.sh's clip folder (VQ_BENCH_DIR): CPU rows on "
+                        "its natural_{ref,dist}_SIZE.y4m too")
     parser.add_argument("--cuda", action="store_true", help="the GPU rows too")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--time", default="/usr/bin/time", help="GNU time, for peak memory")

@@ -44,7 +44,8 @@
 #             beside the reference CLI at 1, 2 and every thread, start-up and PSNR, the GPU's
 #             VIF + ADM + motion, default VMAF on CUDA against the read floor, NVDEC against the
 #             CPU decoder on the 4K HEVC pair, and NVDEC's parity per codec) in $OUT/aims.md; the
-#             clips of prepare_device.sh --clips, the reference CLI and GNU time in .device/bin
+#             clips of prepare_device.sh --clips, the reference CLI and GNU time in .device/bin;
+#             VQ_AIMS_ROUNDS rounds (5)
 #   profile   where the time goes: Nsight Systems' kernel table of the GPU twins at 4K (those over
 #             their issue-20 aims) and the CPU's v1 4K model on natural clips at 4, 8 and every
 #             thread beside the reference CLI
@@ -529,7 +530,8 @@ run_build() {
 run_aims() {
   step aims aims.log python3 scripts/speed_aims.py --vq "$bin/vq" --reference "$bin/vmaf-ref" \
     --synth "$bin/vq-synth" --read-floor "$bin/vq-read-floor" --bench "$bin/vq_bench" --cuda \
-    --clips "$PWD/.device/clips" --time "$bin/time" --work "$scratch" --out "$out/aims.md"
+    --clips "$PWD/.device/clips" --time "$bin/time" --work "$scratch" --out "$out/aims.md" \
+    --rounds "${VQ_AIMS_ROUNDS:-5}"
 }
 
 # The carry replaces .device on every call, so the binaries are there only once `build` has run

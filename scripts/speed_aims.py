@@ -416,11 +416,12 @@ def main():
             print(f"speed_aims: {name} took {time.monotonic() - begun:.0f} s: {result}", file=sys.stderr)
             return result
 
-        cpu_rows = section("cpu", lambda: cpu_vmaf(args, work, args.rounds), [])
-        startup, psnr_rows = section("startup", lambda: startup_and_psnr(args, work, args.rounds), ({}, []))
+        # The shortest sections first: a run cut short keeps the most of them.
         kernels = section("gpu", lambda: gpu_kernels(args), {})
         e2e_rows = section("gpu", lambda: gpu_end_to_end(args, work, args.rounds), [])
         nvdec_result = section("nvdec", lambda: nvdec(args, work, args.rounds), None)
+        startup, psnr_rows = section("startup", lambda: startup_and_psnr(args, work, args.rounds), ({}, []))
+        cpu_rows = section("cpu", lambda: cpu_vmaf(args, work, args.rounds), [])
         text = report(cpu_rows, startup, psnr_rows, kernels, e2e_rows, nvdec_result, machine_name())
         if failures:
             text += "\n\nNot measured (the section failed):\n" + "\n".join(f"- {f}" for f in failures)

@@ -3,9 +3,9 @@
 
 Runs there (the GPU machine, through scripts/device_round.sh aims) or here (the CPU rows alone):
 vq beside the reference CLI at equal threads, every command's runs interleaved round after round
-with the others' so that drift of a shared machine falls on all alike. Each run's wall time, CPU
-time and peak memory come from the kernel's accounting of the child (wait4), not from a clock
-around a shell. Per-frame cost is (t(big) - t(small)) / (big - small) of median whole-process
+with the others' so that drift of a shared machine falls on all alike. Each run's CPU time and
+peak memory come from the kernel's accounting of the child (wait4, GNU time), its wall time from a
+clock around it. Per-frame cost is (t(big) - t(small)) / (big - small) of median whole-process
 times, start-up excluded; whole process is the big run's median.
 
     scripts/speed_aims.py --vq VQ --reference VMAF --synth VQ_SYNTH [--natural DIR]
@@ -28,9 +28,6 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-MIB = 1024 * 1024
-
-
 @dataclass
 class Run:
     wall: float  # seconds
@@ -39,7 +36,7 @@ class Run:
 
 
 def measure(command, time_tool):
-    """One run of a command, its output discarded; a failure stops the round with its reason.
+    """One run of a command, its output discarded; a failure stops the section with its reason.
 
     Peak memory comes from GNU time's report of its own child: a child forked from this Python
     process would inherit its resident pages' high-water mark, which survives exec.
@@ -75,6 +72,10 @@ class Rounds:
 
     def median(self, key, field="wall"):
         return statistics.median(getattr(run, field) for run in self.runs[key])
+
+    def per_frame_ms(self, key, big, small):
+        """Milliseconds a frame: the runs of `key` + (big,) against those of `key` + (small,)."""
+        return (self.median(key + (big,)) - self.median(key + (small,))) * 1000 / (big - small)
 
     def count(self, key):
         return len(self.runs[key])
@@ -166,9 +167,8 @@ def cpu_row(timings, tools, content, size, threads, big, small):
     per_frame, whole, peak = {}, {}, {}
     for tool in tools:
         key = (content, size, threads, tool)
-        b, s = timings.median(key + (big,)), timings.median(key + (small,))
-        per_frame[tool] = (b - s) * 1000 / (big - small)
-        whole[tool] = b
+        per_frame[tool] = timings.per_frame_ms(key, big, small)
+        whole[tool] = timings.median(key + (big,))
         peak[tool] = timings.median(key + (big,), "peak_mib")
     return dict(content=content, size=size, threads=threads, frames=f"{big} vs {small}",
                 vq_ms=per_frame["vq"], ref_ms=per_frame["ref"],
@@ -241,8 +241,7 @@ def gpu_end_to_end(args, work, rounds):
     timings.time(jobs, rounds, warm_up=[command for key, command in jobs if key[3] == 20])
     rows = []
     for size, big, small in cells:
-        cost = {tool: (timings.median((size, big, tool, big)) - timings.median((size, big, tool, small)))
-                * 1000 / (big - small) for tool in ("vq", "floor")}
+        cost = {tool: timings.per_frame_ms((size, big, tool), big, small) for tool in ("vq", "floor")}
         rows.append(dict(size=size, frames=f"{big} vs {small}", vq_ms=cost["vq"], floor_ms=cost["floor"],
                          ratio=ratio(cost["vq"], cost["floor"])))
     return rows
@@ -274,7 +273,7 @@ def nvdec(args, work, rounds):
     decoders = {}
     for hwdec in ("cuda", "none"):
         whole = timings.median((hwdec, 200))
-        per_frame = (whole - timings.median((hwdec, 20))) * 1000 / 180
+        per_frame = timings.per_frame_ms((hwdec,), 200, 20)
         decoders[hwdec] = dict(whole_s=whole, whole_fps=200 / whole, frame_ms=per_frame,
                                frame_fps=1000 / per_frame)
     equal = same_scores(work / "nvdec_cuda_200.json", work / "nvdec_none_200.json")
